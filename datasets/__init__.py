@@ -1,0 +1,1 @@
+"""agari.datasets: synthetic scene renderer, annotation formats and bulk labelling."""

@@ -1,0 +1,202 @@
+"""The one tile list (牌) used everywhere: engine, classifier labels, datasets.
+
+A tile kind is an integer 0..33 in MPSZ order: 1m..9m (0-8), 1p..9p (9-17),
+1s..9s (18-26), 1z..7z (27-33: 東 南 西 北 白 發 中). A `Tile` is a kind plus
+a red flag (赤ドラ, only on fives). Canonical text is MPSZ with `0` for a red
+five: ``"5m"``, ``"0p"``, ``"7z"``.
+
+Edges also speak tenhou's 136 ids and mjai names; convert here, nowhere else.
+
+>>> Tile.parse("0p")
+Tile('0p')
+>>> [str(t) for t in parse_tiles("406p11z")]
+['4p', '0p', '6p', '1z', '1z']
+>>> format_tiles(parse_tiles("3m1m2m0p"))
+'123m0p'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from agari.engine.errors import InvalidTile
+
+SUITS = "mpsz"
+KINDS: tuple[str, ...] = tuple(
+    f"{n}{s}" for s in "mps" for n in range(1, 10)
+) + tuple(f"{n}z" for n in range(1, 8))
+"""The 34 kinds in kind-id order."""
+
+RED_FIVES: tuple[str, ...] = ("0m", "0p", "0s")
+TILE_NAMES: tuple[str, ...] = KINDS + RED_FIVES
+"""Every face a tile can show: the 34 kinds, then the three red fives."""
+
+BACK = "back"
+"""A face-down tile (裏)."""
+NONE = "none"
+"""Not a tile at all: what a locator may wrongly propose."""
+
+CLASS_NAMES: tuple[str, ...] = TILE_NAMES + (BACK, NONE)
+"""Classifier and dataset label order: 37 faces, then ``back`` and ``none``."""
+
+HONOR_NAMES_EN = ("east", "south", "west", "north", "white", "green", "red")
+HONOR_NAMES_JA = ("東", "南", "西", "北", "白", "發", "中")
+
+FIVE_KINDS = (4, 13, 22)
+"""Kind ids of 5m, 5p, 5s: the only kinds with a red variant."""
+
+TERMINAL_HONOR_KINDS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+"""么九牌: terminals and honours."""
+
+_MJAI_HONORS = ("E", "S", "W", "N", "P", "F", "C")
+_GROUP = re.compile(r"([0-9]+)([mpsz])")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Tile:
+    """One physical tile face: a kind (0..33) and whether it is a red five."""
+
+    kind: int
+    red: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, int) or not 0 <= self.kind < 34:
+            raise InvalidTile(f"tile kind must be 0..33, got {self.kind!r}")
+        if self.red and self.kind not in FIVE_KINDS:
+            raise InvalidTile(f"only fives can be red, got red {KINDS[self.kind]}")
+
+    # -- text forms -------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse one MPSZ tile (``"5m"``, ``"0s"``) or an mjai name (``"5mr"``, ``"E"``)."""
+        t = text.strip()
+        if len(t) == 2 and t[0].isdigit() and t[1] in SUITS:
+            return _from_digit(int(t[0]), t[1], text)
+        return cls.from_mjai(t)
+
+    @property
+    def name(self) -> str:
+        """MPSZ text, ``0`` for a red five."""
+        return "0" + KINDS[self.kind][1] if self.red else KINDS[self.kind]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Tile({self.name!r})"
+
+    @property
+    def plain(self) -> Tile:
+        """The same kind without the red flag."""
+        return Tile(self.kind) if self.red else self
+
+    # -- structure --------------------------------------------------------
+    @property
+    def suit(self) -> str:
+        """``m``, ``p``, ``s`` or ``z``."""
+        return KINDS[self.kind][1]
+
+    @property
+    def number(self) -> int:
+        """1-9 for suited tiles, 1-7 for honours (E S W N white green red)."""
+        return int(KINDS[self.kind][0])
+
+    @property
+    def is_honor(self) -> bool:
+        """字牌."""
+        return self.kind >= 27
+
+    @property
+    def is_terminal(self) -> bool:
+        """老頭牌: a suited 1 or 9."""
+        return self.kind < 27 and self.number in (1, 9)
+
+    @property
+    def is_yaochuu(self) -> bool:
+        """么九牌: terminal or honour."""
+        return self.kind in TERMINAL_HONOR_KINDS
+
+    # -- tenhou 136 ids and mjai -----------------------------------------
+    @classmethod
+    def from_136(cls, tile_id: int, *, red_fives: bool = True) -> Tile:
+        """Tenhou's 136 id (kind*4 + copy); copy 0 of each five is red when ``red_fives``."""
+        if not isinstance(tile_id, int) or not 0 <= tile_id < 136:
+            raise InvalidTile(f"tenhou tile id must be 0..135, got {tile_id!r}")
+        kind = tile_id // 4
+        return cls(kind, red=red_fives and kind in FIVE_KINDS and tile_id % 4 == 0)
+
+    def to_136(self, copy: int = 0) -> int:
+        """A 136 id for this tile; red fives are copy 0, plain fives start at copy 1."""
+        if self.kind in FIVE_KINDS:
+            copy = 0 if self.red else max(copy, 1)
+        if not 0 <= copy < 4:
+            raise InvalidTile(f"copy must be 0..3, got {copy}")
+        return self.kind * 4 + copy
+
+    @classmethod
+    def from_mjai(cls, text: str) -> Tile:
+        """mjai name: ``1m``…``9s``, ``5mr`` red, ``E S W N P F C`` honours."""
+        if text in _MJAI_HONORS:
+            return cls(27 + _MJAI_HONORS.index(text))
+        if len(text) == 3 and text[0] == "5" and text[1] in "mps" and text[2] == "r":
+            return cls(FIVE_KINDS["mps".index(text[1])], red=True)
+        if len(text) == 2 and text[0] in "123456789" and text[1] in "mps":
+            return cls("mps".index(text[1]) * 9 + int(text[0]) - 1)
+        raise InvalidTile(f"not a tile: {text!r}")
+
+    @property
+    def mjai(self) -> str:
+        """The mjai name of this tile."""
+        if self.is_honor:
+            return _MJAI_HONORS[self.kind - 27]
+        return KINDS[self.kind] + ("r" if self.red else "")
+
+
+def _from_digit(digit: int, suit: str, source: str) -> Tile:
+    if suit == "z":
+        if not 1 <= digit <= 7:
+            raise InvalidTile(f"honours are 1z..7z, got {digit}z in {source!r}")
+        return Tile(26 + digit)
+    base = "mps".index(suit) * 9
+    if digit == 0:
+        return Tile(base + 4, red=True)
+    return Tile(base + digit - 1)
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse compact MPSZ (``"123m406p11z"``) into tiles, in written order.
+
+    Raises:
+        InvalidTile: on any character that is not part of a ``digits+suit`` run.
+    """
+    compact = text.replace(" ", "")
+    if not compact:
+        return []
+    pos = 0
+    tiles: list[Tile] = []
+    for m in _GROUP.finditer(compact):
+        if m.start() != pos:
+            raise InvalidTile(f"cannot read {compact[pos:m.start()]!r} in {text!r}")
+        tiles.extend(_from_digit(int(d), m.group(2), text) for d in m.group(1))
+        pos = m.end()
+    if pos != len(compact):
+        raise InvalidTile(f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)")
+    return tiles
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Compact MPSZ, sorted by suit then number, red fives written as 0 beside the fives."""
+    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    for t in sorted(tiles, key=lambda t: (t.kind, not t.red)):
+        by_suit[t.suit].append("0" if t.red else str(t.number))
+    return "".join("".join(d) + s for s, d in by_suit.items() if d)
+
+
+def kind_counts(tiles: Iterable[Tile]) -> list[int]:
+    """Copies of each of the 34 kinds (red fives count as their kind)."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t.kind] += 1
+    return counts

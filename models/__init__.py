@@ -1,0 +1,1 @@
+"""agari.models: the ONNX tile classifier (inference) and, behind `agari[train]`, its training."""
