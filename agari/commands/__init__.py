@@ -13,7 +13,9 @@ import typer
 COMMAND_MODULES = (
     "score",      # agari score
     "game",       # agari game ...
-    "vision",     # agari detect / classify / photo
+    "classify",   # agari classify
+    "detect",     # agari detect
+    "photo",      # agari photo
     "dataset",    # agari dataset ...
     "train",      # agari train ...
     "webcam",     # agari webcam
