@@ -1,0 +1,263 @@
+"""`TileClassifier`: the shipped ONNX tile model run by onnxruntime on the CPU.
+
+Stage 2 of the pipeline: tile crops in, class probabilities (over the model's
+own class list, `agari.engine.tiles.CLASS_NAMES` for the shipped model) and
+embeddings out; `classify_detections` turns located tiles into labelled copies.
+Everything the model needs to know about its input (size, normalisation,
+channel order, crop margin) is read from the ONNX metadata (`ModelSpec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from agari.engine.errors import ImageError, ModelError
+from agari.engine.tiles import BACK, NONE, TILE_NAMES, Tile
+from agari.models.spec import EMBEDDING_NAME, INPUT_NAME, LOGITS_NAME, ModelSpec
+from agari.vision.crops import as_bgr, crop_detections, fit_portrait
+from agari.vision.detection import Label, TileDetection
+
+MODEL_FILE = "tile_classifier.onnx"
+"""The shipped model's file name inside the `agari.models` package."""
+
+MAX_THREADS = 4
+"""Cap on onnxruntime's intra-op threads: more only contend on a small machine."""
+
+BATCH_SIZE = 256
+"""Crops per onnxruntime call: bounds memory, keeps batching efficient."""
+
+
+def default_model_path() -> Path:
+    """Path of the model shipped in the package (``agari/models/tile_classifier.onnx``)."""
+    return Path(str(resources.files("agari.models").joinpath(MODEL_FILE)))
+
+
+def default_threads() -> int:
+    """Threads for inference: the CPUs this process may use, at most `MAX_THREADS`."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cpus))
+
+
+@dataclass(frozen=True, slots=True)
+class Predictions:
+    """Classifier output for N crops.
+
+    Attributes:
+        probs: float32 ``(N, C)``, softmax over ``class_names``; rows sum to 1.
+        embeddings: float32 ``(N, D)``, the model's feature vectors (for calibration).
+        class_names: the C class names, in column order.
+    """
+
+    probs: np.ndarray
+    embeddings: np.ndarray
+    class_names: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        n = len(self.probs)
+        if self.probs.ndim != 2 or self.probs.shape[1] != len(self.class_names):
+            raise ModelError(f"expected probs (N, {len(self.class_names)}), got {self.probs.shape}")
+        if self.embeddings.ndim != 2 or len(self.embeddings) != n:
+            raise ModelError(f"expected embeddings ({n}, D), got {self.embeddings.shape}")
+
+    def __len__(self) -> int:
+        return len(self.probs)
+
+    @property
+    def best(self) -> list[str]:
+        """The most probable class name of each crop."""
+        return [self.class_names[i] for i in self.probs.argmax(axis=1)]
+
+    def top_k(self, k: int = 3) -> list[list[tuple[str, float]]]:
+        """Per crop, the ``k`` most probable ``(class name, probability)``, best first."""
+        k = max(1, min(k, len(self.class_names)))
+        order = np.argsort(-self.probs, axis=1, kind="stable")[:, :k]
+        return [
+            [(self.class_names[j], float(row[j])) for j in idx]
+            for row, idx in zip(self.probs, order, strict=True)
+        ]
+
+
+def label_of(name: str) -> Label:
+    """The `TileDetection.label` for a class name: a `Tile`, ``"back"`` or None (``none``)."""
+    if name in TILE_NAMES:
+        return Tile.parse(name)
+    if name == BACK:
+        return BACK
+    if name == NONE:
+        return None
+    raise ModelError(f"model class {name!r} is not a tile, 'back' or 'none'")
+
+
+class TileClassifier:
+    """Names tiles in crops with the ONNX model (onnxruntime, CPU).
+
+    >>> clf = TileClassifier.load()                      # doctest: +SKIP
+    >>> clf.predict(crops).top_k(3)[0]                   # doctest: +SKIP
+    [('5m', 0.98), ('0m', 0.01), ('6m', 0.002)]
+    """
+
+    def __init__(self, session: object, spec: ModelSpec, *, path: Path | None = None) -> None:
+        self._session = session
+        self.spec = spec
+        self.path = path
+
+    # -- loading ----------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | os.PathLike[str] | None = None, *,
+             threads: int | None = None) -> TileClassifier:
+        """Open a classifier model.
+
+        Args:
+            path: an ``.onnx`` file; None for the model shipped with agari.
+            threads: onnxruntime intra-op threads (default `default_threads`).
+
+        Raises:
+            ModelError: the file is missing, not a readable ONNX model, lacks
+                the ``agari.*`` metadata, or has the wrong inputs/outputs.
+        """
+        import onnxruntime as ort
+
+        model_path = Path(path) if path is not None else default_model_path()
+        if not model_path.is_file():
+            raise ModelError(f"classifier model not found: {model_path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or default_threads()
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.log_severity_level = 3
+        try:
+            session = ort.InferenceSession(
+                str(model_path), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise ModelError(f"cannot load classifier model {model_path}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                             ) from exc
+        meta = session.get_modelmeta().custom_metadata_map
+        spec = ModelSpec.from_metadata(meta, source=str(model_path))
+        _check_signature(session, spec, model_path)
+        return cls(session, spec, path=model_path)
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return self.spec.class_names
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        """Crop ``(height, width)`` the model reads."""
+        return self.spec.input_size
+
+    # -- inference --------------------------------------------------------
+    def prepare(self, crops: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
+        """Crops → the model's input tensor.
+
+        Args:
+            crops: BGR ``uint8 (N, H, W, 3)`` at the model's input size, or a
+                sequence of BGR images of any size (each taken as a whole tile,
+                turned portrait and resized, see `agari.vision.crops.fit_portrait`).
+
+        Returns:
+            float32 ``(N, 3, H, W)``, channel order and normalisation per the metadata.
+        """
+        h, w = self.spec.input_size
+        if isinstance(crops, np.ndarray) and crops.ndim == 4 and crops.shape[1:] == (h, w, 3):
+            if crops.dtype != np.uint8:
+                raise ImageError(f"expected uint8 crops, got {crops.dtype}")
+            batch = crops
+        else:
+            batch = np.empty((len(crops), h, w, 3), np.uint8)
+            for i, crop in enumerate(crops):
+                img = as_bgr(crop)
+                batch[i] = img if img.shape[:2] == (h, w) else fit_portrait(img, size=(h, w))
+        if self.spec.channel_order == "RGB":
+            batch = batch[..., ::-1]
+        x = batch.astype(np.float32) * np.float32(1 / 255)
+        x -= np.asarray(self.spec.mean, np.float32)
+        x /= np.asarray(self.spec.std, np.float32)
+        return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+    def predict(self, crops: np.ndarray | Sequence[np.ndarray]) -> Predictions:
+        """Class probabilities and embeddings for a batch of crops (see `prepare`)."""
+        x = self.prepare(crops)
+        probs, embs = [], []
+        for start in range(0, max(len(x), 1), BATCH_SIZE):
+            chunk = x[start:start + BATCH_SIZE]
+            if len(chunk) == 0:
+                break
+            logits, emb = self._session.run([LOGITS_NAME, EMBEDDING_NAME], {INPUT_NAME: chunk})
+            probs.append(_softmax(np.asarray(logits, np.float32)))
+            embs.append(np.asarray(emb, np.float32))
+        n_cls = len(self.spec.class_names)
+        emb_dim = self._embedding_dim()
+        return Predictions(
+            probs=np.concatenate(probs) if probs else np.zeros((0, n_cls), np.float32),
+            embeddings=np.concatenate(embs) if embs else np.zeros((0, emb_dim), np.float32),
+            class_names=self.spec.class_names,
+        )
+
+    def classify_detections(
+        self, image: np.ndarray, detections: Sequence[TileDetection], *, top_k: int = 3
+    ) -> list[TileDetection]:
+        """Label located tiles: copies of ``detections`` with label, confidence, alternatives.
+
+        Args:
+            image: BGR ``uint8 (H, W, 3)``, the image the quads refer to.
+            detections: located tiles (quads in ``image`` pixels).
+            top_k: alternatives kept per tile, best first.
+
+        Returns:
+            New `TileDetection` values in the same order: ``label`` is a `Tile`,
+            ``"back"`` (and ``face_down`` set) or None for the ``none`` class;
+            ``confidence`` is the probability of the best class.
+        """
+        if not detections:
+            return []
+        crops = crop_detections(
+            image, detections, size=self.spec.input_size, margin=self.spec.crop_margin
+        )
+        preds = self.predict(crops)
+        out = []
+        for det, top in zip(detections, preds.top_k(top_k), strict=True):
+            name, p = top[0]
+            label = label_of(name)
+            out.append(dataclasses.replace(
+                det, label=label, confidence=min(1.0, max(0.0, p)),
+                face_down=label == BACK, alternatives=tuple(top),
+            ))
+        return out
+
+    def _embedding_dim(self) -> int:
+        for out in self._session.get_outputs():
+            if out.name == EMBEDDING_NAME and isinstance(out.shape[-1], int):
+                return out.shape[-1]
+        return 0
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _check_signature(session: object, spec: ModelSpec, path: Path) -> None:
+    inputs = {i.name: i for i in session.get_inputs()}
+    outputs = {o.name: o for o in session.get_outputs()}
+    if INPUT_NAME not in inputs:
+        raise ModelError(f"{path}: model has no input {INPUT_NAME!r}")
+    missing = [n for n in (LOGITS_NAME, EMBEDDING_NAME) if n not in outputs]
+    if missing:
+        raise ModelError(f"{path}: model lacks outputs {missing}")
+    n_cls = outputs[LOGITS_NAME].shape[-1]
+    if isinstance(n_cls, int) and n_cls != len(spec.class_names):
+        raise ModelError(
+            f"{path}: logits have {n_cls} classes but metadata names {len(spec.class_names)}"
+        )
