@@ -155,6 +155,9 @@ class Tile:
 
 
 def _from_digit(digit: int, suit: str, source: str) -> Tile:
+    tile = _INTERNED.get((digit, suit))
+    if tile is not None:
+        return tile
     if suit == "z":
         if not 1 <= digit <= 7:
             raise InvalidTile(f"honours are 1z..7z, got {digit}z in {source!r}")
@@ -163,6 +166,15 @@ def _from_digit(digit: int, suit: str, source: str) -> Tile:
     if digit == 0:
         return Tile(base + 4, red=True)
     return Tile(base + digit - 1)
+
+
+_INTERNED: dict[tuple[int, str], Tile] = {
+    (int(name[0]), name[1]): Tile(kind) for kind, name in enumerate(KINDS)
+} | {(0, s): Tile(k, red=True) for s, k in zip("mps", FIVE_KINDS)}
+"""Shared `Tile` values by (digit, suit): parsing reuses them instead of building new ones."""
+
+TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(34))
+"""The plain tile of each kind, by kind id."""
 
 
 def parse_tiles(text: str) -> list[Tile]:

@@ -1,0 +1,149 @@
+"""The situation of one win (和了の状況): how it was won, winds, dora, counters.
+
+`WinContext` is separate from `Rules` (what the table agreed) and from the
+`Hand` (the tiles). Winds are 0..3 for East, South, West, North.
+
+>>> ctx = WinContext(tsumo=True, riichi=True, seat_wind=0, dora=(Tile.parse("4p"),))
+>>> ctx.dealer
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agari.engine.errors import InvalidInput
+from agari.engine.tiles import Tile
+
+WINDS = ("E", "S", "W", "N")
+"""Seat and round winds, East first; East is the dealer's seat."""
+WIND_NAMES = ("east", "south", "west", "north")
+MAX_INDICATORS = 5  # one dora indicator plus one per kan (at most four kans)
+MAX_NUKI = 4
+
+
+def parse_wind(value: str | int, what: str = "wind") -> int:
+    """``E``/``S``/``W``/``N`` (or ``east``…, or 0..3) → 0..3.
+
+    Raises:
+        InvalidInput: anything else.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
+    if isinstance(value, str):
+        v = value.strip().lower()
+        for i, (short, long) in enumerate(zip(WINDS, WIND_NAMES)):
+            if v in (short.lower(), long):
+                return i
+    raise InvalidInput(f"{what} must be one of E, S, W, N, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """How a hand was won and the table state that affects its score.
+
+    Attributes:
+        win: the winning tile; ``None`` means the last concealed tile as written.
+        tsumo: self-drawn (ツモ); otherwise ron (ロン).
+        riichi, double_riichi, ippatsu: 立直, ダブル立直 (implies riichi), 一発.
+        rinshan, chankan, haitei, houtei: 嶺上開花, 搶槓, 海底摸月, 河底撈魚.
+        tenhou, chiihou, renhou: 天和, 地和, 人和.
+        nagashi: 流し満貫 (scored as a mangan tsumo without looking at the tiles).
+        seat_wind, round_wind: 0..3 (E S W N); seat East is the dealer.
+        dora, ura: indicators (表示牌), kan dora included in ``dora``.
+        honba, sticks: 本場 counters and riichi sticks on the table.
+        nuki: north tiles set aside (抜きドラ), 3-player only.
+        players: 4, or 3 for sanma.
+    """
+
+    win: Tile | None = None
+    tsumo: bool = False
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    nagashi: bool = False
+    seat_wind: int = 1
+    round_wind: int = 0
+    dora: tuple[Tile, ...] = ()
+    ura: tuple[Tile, ...] = ()
+    honba: int = 0
+    sticks: int = 0
+    nuki: int = 0
+    players: int = 4
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dora", tuple(self.dora))
+        object.__setattr__(self, "ura", tuple(self.ura))
+        _check_values(self)
+        _check_flags(self)
+
+    @property
+    def dealer(self) -> bool:
+        """The winner sits East (親)."""
+        return self.seat_wind == 0
+
+    @property
+    def in_riichi(self) -> bool:
+        """Riichi or double riichi was declared."""
+        return self.riichi or self.double_riichi
+
+
+def _check_values(ctx: WinContext) -> None:
+    if ctx.players not in (3, 4):
+        raise InvalidInput(f"players must be 3 or 4, got {ctx.players!r}")
+    for name in ("seat_wind", "round_wind"):
+        value = getattr(ctx, name)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+            raise InvalidInput(f"{name} must be 0..3 (E S W N), got {value!r}")
+    if ctx.players == 3 and ctx.seat_wind == 3:
+        raise InvalidInput("3-player mahjong has no North seat")
+    for name in ("honba", "sticks", "nuki"):
+        value = getattr(ctx, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InvalidInput(f"{name} must be a whole number ≥ 0, got {value!r}")
+    if ctx.nuki and ctx.players != 3:
+        raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
+    if ctx.nuki > MAX_NUKI:
+        raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
+    if ctx.win is not None and not isinstance(ctx.win, Tile):
+        raise InvalidInput(f"win must be a Tile, got {ctx.win!r}")
+    for name in ("dora", "ura"):
+        tiles = getattr(ctx, name)
+        if not all(isinstance(t, Tile) for t in tiles):
+            raise InvalidInput(f"{name} indicators must be Tile values")
+        if len(tiles) > MAX_INDICATORS:
+            raise InvalidInput(f"at most {MAX_INDICATORS} {name} indicators, got {len(tiles)}")
+    if ctx.ura and not (ctx.riichi or ctx.double_riichi):
+        raise InvalidInput("ura dora indicators are only turned for a riichi hand")
+
+
+_NEEDS_TSUMO = ("haitei", "rinshan", "tenhou", "chiihou")
+_NEEDS_RON = ("houtei", "chankan", "renhou")
+_EXCLUSIVE = (("haitei", "rinshan"), ("houtei", "chankan"), ("tenhou", "chiihou"),
+              ("tenhou", "renhou"), ("chiihou", "renhou"))
+
+
+def _check_flags(ctx: WinContext) -> None:
+    for name in _NEEDS_TSUMO:
+        if getattr(ctx, name) and not ctx.tsumo:
+            raise InvalidInput(f"{name} needs a tsumo win")
+    for name in _NEEDS_RON:
+        if getattr(ctx, name) and ctx.tsumo:
+            raise InvalidInput(f"{name} needs a ron win, not tsumo")
+    for a, b in _EXCLUSIVE:
+        if getattr(ctx, a) and getattr(ctx, b):
+            raise InvalidInput(f"{a} and {b} cannot both happen")
+    if ctx.ippatsu and not (ctx.riichi or ctx.double_riichi):
+        raise InvalidInput("ippatsu needs riichi")
+    if ctx.tenhou and not ctx.dealer:
+        raise InvalidInput("tenhou is the dealer's win (seat E)")
+    if (ctx.chiihou or ctx.renhou) and ctx.dealer:
+        name = "chiihou" if ctx.chiihou else "renhou"
+        raise InvalidInput(f"{name} is a non-dealer's win (the dealer's is tenhou)")
