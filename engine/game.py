@@ -177,6 +177,27 @@ class GameLog:
         return settle(self.final_scores, self.setup.table, penalties=self.state.penalties)
 
 
+def seat_of(setup: GameSetup, state: GameState, ref: str) -> int:
+    """The starting seat a player reference means.
+
+    A reference is a name (any case), a starting-seat number 1..n, or a seat
+    wind of the current hand (``E`` is the dealer; ``east`` … ``north``).
+    """
+    text = str(ref).strip()
+    for seat, name in enumerate(setup.players):
+        if name.casefold() == text.casefold():
+            return seat
+    if text.isdigit() and 1 <= int(text) <= setup.n:
+        return int(text) - 1
+    winds = {w.lower(): i for i, w in enumerate(SEAT_WINDS[: setup.n])}
+    winds.update({r.lower(): i for i, r in enumerate(ROUND_NAMES[: setup.n])})
+    if text.lower() in winds:
+        return (state.dealer + winds[text.lower()]) % setup.n
+    raise InvalidInput(
+        f"no player {text!r}: use a name ({', '.join(setup.players)}), a seat number "
+        f"1-{setup.n} or this hand's seat wind ({'/'.join(SEAT_WINDS[: setup.n])})")
+
+
 def new_state(setup: GameSetup) -> GameState:
     """The table before East 1."""
     start = setup.table.start_points
@@ -282,5 +303,5 @@ def _dealer_stops(state: GameState, kind: str, table: TableRules, regular: int) 
 
 __all__ = [
     "Abort", "Chombo", "Draw", "EndGame", "GameLog", "GameOver", "GameSetup", "GameState",
-    "HandRecord", "Win", "apply", "final_scores", "new_state", "play",
+    "HandRecord", "Win", "apply", "final_scores", "new_state", "play", "seat_of",
 ]

@@ -165,6 +165,31 @@ Event = Win | Draw | Abort | Chombo | EndGame
 HAND_EVENTS = (Win, Draw, Abort, Chombo)
 
 
+def parse_win_value(text: str) -> dict[str, int]:
+    """A hand's value written briefly: ``3/30`` (han/fu), ``6`` (han, mangan or more),
+    ``yakuman`` / ``y`` (one yakuman), ``2y`` / ``2yakuman`` (double).
+
+    >>> parse_win_value("3/30"), parse_win_value("2y")
+    ({'han': 3, 'fu': 30}, {'yakuman': 2})
+    """
+    raw = text.strip().lower().replace(" ", "")
+    try:
+        if raw.endswith(("yakuman", "y")):
+            count = raw.removesuffix("yakuman").removesuffix("y")
+            return {"yakuman": int(count) if count else 1}
+        if "/" in raw:
+            han, fu = raw.split("/")
+            return {"han": int(han), "fu": int(fu)}
+        han = int(raw)
+    except ValueError:
+        raise InvalidInput(
+            f"cannot read hand value {text!r}: use HAN/FU (3/30), HAN (from 5), or yakuman"
+        ) from None
+    if han < 5:
+        raise InvalidInput(f"hand value {text!r}: below 5 han give the fu too (e.g. {han}/30)")
+    return {"han": han}
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Rebuild an event from its stored JSON object."""
     try:
@@ -205,5 +230,5 @@ def _with_riichi(out: dict[str, Any], riichi: tuple[int, ...]) -> dict[str, Any]
 
 __all__ = [
     "ABORT_KINDS", "Abort", "Chombo", "Draw", "EndGame", "Event", "HAND_EVENTS", "Win",
-    "WinClaim", "event_from_dict",
+    "WinClaim", "event_from_dict", "parse_win_value",
 ]

@@ -130,11 +130,11 @@ def _rons(state, claims, from_seat, table, rules, pot, notes) -> Outcome:  # noq
         for seat, amount in payers.items():
             deltas[seat] -= amount
             deltas[claim.seat] += amount
-        parts.append(_describe(claim, sum(payers.values())))
+        parts.append(_describe(claim))
     deltas[claims[0].seat] += pot * RIICHI_STICK
     renchan = any(c.seat == state.dealer for c in claims)
     return Outcome(deltas=tuple(deltas), kind="win", renchan=renchan,
-                   summary=f"ron from {{p{from_seat}}}: " + "; ".join(parts),
+                   summary=", ".join(parts) + f" ron from {{p{from_seat}}}",
                    sticks_taken=True, notes=tuple(notes))
 
 
@@ -178,10 +178,9 @@ def _tsumo(state, claim: WinClaim, table: TableRules, rules: Rules, pot: int) ->
         amount = _ron_value(pao_part, dealer, honba, rules, n)
         deltas[claim.pao] -= amount
         deltas[claim.seat] += amount
-    gained = deltas[claim.seat]
     deltas[claim.seat] += pot * RIICHI_STICK
     return Outcome(deltas=tuple(deltas), kind="win", renchan=dealer,
-                   summary="tsumo: " + _describe(claim, gained), sticks_taken=True)
+                   summary=_describe(claim) + " tsumo", sticks_taken=True)
 
 
 def _split_pao(claim: WinClaim, table: TableRules) -> tuple[WinClaim | None, WinClaim | None]:
@@ -200,13 +199,13 @@ def _ron_value(claim: WinClaim, dealer: bool, honba: int, rules: Rules, players:
                        rules=rules, honba=honba, players=players).ron
 
 
-def _describe(claim: WinClaim, amount: int) -> str:
+def _describe(claim: WinClaim) -> str:
     if claim.yakuman:
         value = "yakuman" if claim.yakuman == 1 else f"{claim.yakuman}x yakuman"
     else:
         value = f"{claim.han} han {claim.fu} fu" if claim.han < 5 else f"{claim.han} han"
     pao = f", pao {{p{claim.pao}}}" if claim.pao is not None else ""
-    return f"{{p{claim.seat}}} {value}{pao} (+{amount})"
+    return f"{{p{claim.seat}}} ({value}{pao})"
 
 
 # -- draws, aborts, chombo ----------------------------------------------------
@@ -235,11 +234,11 @@ def _draw(state, event: Draw, table: TableRules, rules: Rules) -> Outcome:  # no
                     amount = p.dealer if from_dealer else p.non_dealer
                     deltas[payer] -= amount
                     deltas[seat] += amount
-        summary = "nagashi mangan (流し満貫): " + ", ".join(f"{{p{s}}}" for s in event.nagashi)
+        summary = "nagashi mangan: " + ", ".join(f"{{p{s}}}" for s in event.nagashi)
     else:
         _tenpai_payments(deltas, tenpai, table.tenpai_pool)
-        summary = ("exhaustive draw, tenpai: " + ", ".join(f"{{p{s}}}" for s in sorted(tenpai))
-                   if tenpai else "exhaustive draw, all noten")
+        summary = ("draw, tenpai: " + ", ".join(f"{{p{s}}}" for s in sorted(tenpai))
+                   if tenpai else "draw, all noten")
     return Outcome(deltas=tuple(deltas), kind="draw", renchan=state.dealer in tenpai,
                    summary=summary, notes=tuple(notes))
 
@@ -278,9 +277,9 @@ def _chombo(state, event: Chombo, table: TableRules) -> Outcome:  # noqa: ANN001
                 amount = 2 * MANGAN_BASE if state.dealer in (seat, event.seat) else MANGAN_BASE
                 deltas[seat] += amount
                 deltas[event.seat] -= amount
-        summary = f"chombo by {{p{event.seat}}}: mangan payment ({-deltas[event.seat]})"
+        summary = f"chombo by {{p{event.seat}}} (mangan payment)"
     else:
         penalties[event.seat] = table.chombo_points
-        summary = f"chombo by {{p{event.seat}}}: -{table.chombo_points} at settlement"
+        summary = f"chombo by {{p{event.seat}}} (-{table.chombo_points} at settlement)"
     return Outcome(deltas=tuple(deltas), kind="chombo", renchan=True, summary=summary,
                    penalties=tuple(penalties))

@@ -112,7 +112,7 @@ class TableRules:
         object.__setattr__(self, "uma", tuple(int(u) for u in self.uma))
         object.__setattr__(self, "pao", tuple(self.pao))
         if self.players not in (3, 4):
-            raise InvalidInput(f"players must be 3 or 4, got {self.players}")
+            raise InvalidInput(f"a game needs 3 or 4 players, got {self.players}")
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
@@ -162,7 +162,7 @@ class TableRules:
         if key not in PRESETS:
             raise InvalidInput(f"unknown rules preset {name!r}; choose {', '.join(PRESETS)}")
         if players not in (3, 4):
-            raise InvalidInput(f"players must be 3 or 4, got {players}")
+            raise InvalidInput(f"a game needs 3 or 4 players, got {players}")
         four, three = PRESETS[key]
         return cls(**(four if players == 4 else {**four, **SANMA_COMMON, **three}))
 
