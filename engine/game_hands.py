@@ -67,8 +67,9 @@ def claim_from_hand(
     Raises:
         NotAgari, NoYaku, InvalidHand, InvalidInput: as `agari score` would.
     """
-    from agari.engine import parse_hand, score
+    from agari.engine.hand import parse_hand
 
+    score = _scorer()
     situation = situation or Situation()
     ctx = WinContext(
         win=Tile.parse(situation.win) if situation.win else None,
@@ -82,6 +83,15 @@ def claim_from_hand(
     pao_units = _pao_units(result.yaku, setup.table) if pao is not None else 1
     return WinClaim(seat=seat, han=result.han, fu=result.fu, yakuman=result.yakuman, pao=pao,
                     pao_yakuman=pao_units, hand=text, yaku=tuple(y.name for y in result.yaku))
+
+
+def _scorer():
+    """The engine's ``score`` (re-exported by `agari.engine` once the scorer lands there)."""
+    try:
+        from agari.engine import score
+    except ImportError:
+        from agari.engine.scoring import score
+    return score
 
 
 def _tiles(texts: Sequence[str]) -> tuple[Tile, ...]:
