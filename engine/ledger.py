@@ -104,21 +104,24 @@ class Ledger:
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
-            with self._write():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise LedgerError(
-                        f"{self.path} was written by a newer agari (schema {version})")
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if self._db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                self._create_schema()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise LedgerError(f"{str(self.path)!r} is not a usable game file: {exc}") from None
         except AgariError:
             self._db.close()
             raise
+
+    def _create_schema(self) -> None:
+        with self._write():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise LedgerError(f"{self.path} was written by a newer agari (schema {version})")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- context management ------------------------------------------------
     def __enter__(self) -> Ledger:
