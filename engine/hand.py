@@ -111,18 +111,38 @@ class Hand:
     melds: tuple[Meld, ...] = ()
     counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Copies of each of the 34 kinds among the concealed tiles."""
+    reds: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    """Red fives held per suit (m, p, s), melds included."""
+    held: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Copies of each kind held anywhere: concealed plus melds (a kan counts 4)."""
+    closed: bool = field(init=False, repr=False, compare=False)
+    """門前: no open meld (closed kans keep a hand closed)."""
+    _text: list[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "concealed", tuple(self.concealed))
         object.__setattr__(self, "melds", tuple(self.melds))
-        if not all(isinstance(t, Tile) for t in self.concealed):
-            raise InvalidHand("concealed tiles must be Tile values")
         if not all(isinstance(m, Meld) for m in self.melds):
             raise InvalidHand("melds must be Meld values")
         counts = [0] * 34
-        for t in self.concealed:
-            counts[t.kind] += 1
+        reds = [0, 0, 0]
+        try:
+            for t in self.concealed:
+                counts[t.kind] += 1
+                if t.red:
+                    reds[t.kind // 9] += 1
+        except AttributeError:
+            raise InvalidHand("concealed tiles must be Tile values") from None
         object.__setattr__(self, "counts", tuple(counts))
+        for m in self.melds:
+            for t in m.tiles:
+                counts[t.kind] += 1
+                if t.red:
+                    reds[t.kind // 9] += 1
+        object.__setattr__(self, "held", tuple(counts))
+        object.__setattr__(self, "reds", tuple(reds))
+        object.__setattr__(self, "closed", not any(m.opened for m in self.melds))
+        object.__setattr__(self, "_text", [])
         _check_copies(self)
         _check_size(self)
 
@@ -130,11 +150,6 @@ class Hand:
     def size(self) -> int:
         """Tiles counting each meld as 3: 14 for a complete hand, 13 waiting."""
         return len(self.concealed) + 3 * len(self.melds)
-
-    @property
-    def closed(self) -> bool:
-        """門前: no open meld (closed kans keep a hand closed)."""
-        return not any(m.opened for m in self.melds)
 
     def all_tiles(self) -> list[Tile]:
         """Every physical tile: concealed, then melds."""
@@ -144,7 +159,9 @@ class Hand:
         return tiles
 
     def __str__(self) -> str:
-        return " ".join([format_tiles(self.concealed), *(str(m) for m in self.melds)])
+        if not self._text:  # cached: results echo the hand text on every score
+            self._text.append(" ".join([format_tiles(self.concealed), *(str(m) for m in self.melds)]))
+        return self._text[0]
 
 
 def _check_size(hand: Hand) -> None:
@@ -158,13 +175,9 @@ def _check_size(hand: Hand) -> None:
 
 
 def _check_copies(hand: Hand) -> None:
-    counts = list(hand.counts)
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.kind] += 1
-    for kind, n in enumerate(counts):
-        if n > 4:
-            raise InvalidHand(f"{n} copies of {KINDS[kind]} (a set has only 4)")
+    if max(hand.held) > 4:
+        kind = max(range(34), key=hand.held.__getitem__)
+        raise InvalidHand(f"{hand.held[kind]} copies of {KINDS[kind]} (a set has only 4)")
 
 
 def check_players(hand: Hand, players: int) -> None:
@@ -177,9 +190,9 @@ def check_players(hand: Hand, players: int) -> None:
         return
     if players != 3:
         raise InvalidHand(f"players must be 3 or 4, got {players!r}")
-    for t in hand.all_tiles():
-        if t.kind in SANMA_MISSING:
-            raise InvalidHand(f"3-player mahjong has no 2m-8m, got {t}")
+    if any(hand.held[1:8]):
+        kind = next(k for k in SANMA_MISSING if hand.held[k])
+        raise InvalidHand(f"3-player mahjong has no 2m-8m, got {KINDS[kind]}")
     if any(m.kind == "chi" for m in hand.melds):
         raise InvalidHand("3-player mahjong has no chi")
 

@@ -16,7 +16,7 @@ winner 6×); a tsumo takes 1× from each non-dealer and 2× from the dealer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from agari.engine.errors import InvalidInput
 from agari.engine.rules import Rules
@@ -36,14 +36,15 @@ def ceil100(x: int) -> int:
     return -(-x // 100) * 100
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """What a win is worth and who pays it.
+class Payment(NamedTuple):
+    """What a win is worth and who pays it (an immutable value).
 
     Amounts are per payer and include honba; ``points`` excludes honba and
     sticks (the figure tenhou shows). On a ron only ``ron`` is non-zero; on a
     non-dealer tsumo ``dealer`` and ``non_dealer``; on a dealer tsumo only
-    ``non_dealer`` (everyone pays the same).
+    ``non_dealer`` (everyone pays the same). A named tuple rather than a
+    frozen dataclass because one is made for every scored hand and it is
+    several times cheaper to build.
     """
 
     han: int
@@ -124,35 +125,55 @@ def hand_points(
         InvalidInput: negative or impossible counts.
     """
     _check(han, fu, yakuman, honba, sticks, players)
+    return payment_for(han, fu, yakuman, dealer, tsumo, rules, honba, sticks, players)
+
+
+def payment_for(
+    han: int, fu: int, yakuman: int, dealer: bool, tsumo: bool, rules: Rules,
+    honba: int, sticks: int, players: int,
+) -> Payment:
+    """`hand_points` without the argument checks, for callers that made the values themselves."""
     base, limit = limit_base(han, fu, yakuman, rules)
+    points, ron, dealer_pay, each = split_base(base, dealer, tsumo, players, rules)
     unit = rules.honba_unit(players)
-    ron = dealer_pay = each = 0
     if not tsumo:
-        points = ceil100(base * (6 if dealer else 4))
-        ron = points + honba * unit
+        ron += honba * unit
         paid = ron
     else:
         per_payer_honba = honba * unit // (players - 1)
+        each += per_payer_honba
         if dealer:
-            each = ceil100(2 * base)
-            if players == 3 and rules.sanma_tsumo == "split":
-                each = ceil100(each + each // 2)  # the absent seat's 2·base, halved to each payer
-            points = each * (players - 1)
-            each += per_payer_honba
             paid = each * (players - 1)
         else:
-            dealer_pay, each = ceil100(2 * base), ceil100(base)
-            if players == 3 and rules.sanma_tsumo == "split":
-                dealer_pay, each = ceil100(dealer_pay + each // 2), ceil100(each + each // 2)
-            points = dealer_pay + each * (players - 2)
             dealer_pay += per_payer_honba
-            each += per_payer_honba
             paid = dealer_pay + each * (players - 2)
     return Payment(
         han=han, fu=fu, yakuman=yakuman, limit=limit, base=base, points=points,
         ron=ron, dealer=dealer_pay, non_dealer=each, honba=honba, sticks=sticks,
         total=paid + sticks * rules.riichi_stick, tsumo=tsumo, dealer_win=dealer, players=players,
     )
+
+
+def split_base(
+    base: int, dealer: bool, tsumo: bool, players: int, rules: Rules
+) -> tuple[int, int, int, int]:
+    """(points, ron, dealer's payment, each non-dealer's payment) before honba.
+
+    ``points`` is the sum the winner collects (tenhou's figure).
+    """
+    if not tsumo:
+        ron = ceil100(base * (6 if dealer else 4))
+        return ron, ron, 0, 0
+    split = players == 3 and rules.sanma_tsumo == "split"
+    if dealer:
+        each = ceil100(2 * base)
+        if split:
+            each = ceil100(each + each // 2)  # the absent seat's 2·base, halved onto each payer
+        return each * (players - 1), 0, 0, each
+    dealer_pay, each = ceil100(2 * base), ceil100(base)
+    if split:
+        dealer_pay, each = ceil100(dealer_pay + each // 2), ceil100(each + each // 2)
+    return dealer_pay + each * (players - 2), 0, dealer_pay, each
 
 
 def _check(han: int, fu: int, yakuman: int, honba: int, sticks: int, players: int) -> None:

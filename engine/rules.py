@@ -63,6 +63,8 @@ class Rules:
     """人和: ``none`` (not a yaku), ``mangan`` (a 5-han yaku that adds up) or ``yakuman``."""
     nagashi_mangan: bool = True
     """流し満貫 is recognised and paid as a mangan tsumo."""
+    nagashi_counters: bool = False
+    """Nagashi mangan also collects honba and riichi sticks (tenhou: no, it is a draw)."""
     ura_dora: bool = True
     """裏ドラ count for a riichi hand."""
     kan_dora: bool = True
@@ -170,6 +172,7 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 _FIELD_TYPES = {
     "name": str, "description": str, "kazoe": str, "renhou": str, "sanma_tsumo": str,
     "kuitan": bool, "kiriage": bool, "yakuman_stack": bool, "nagashi_mangan": bool,
+    "nagashi_counters": bool,
     "ura_dora": bool, "kan_dora": bool, "nuki_dora": bool,
     "double_wind_pair_fu": int, "honba_points": int, "sanma_honba_points": int, "riichi_stick": int,
 }

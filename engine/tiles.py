@@ -200,10 +200,24 @@ def parse_tiles(text: str) -> list[Tile]:
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Compact MPSZ, sorted by suit then number, red fives written as 0 beside the fives."""
-    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
-    for t in sorted(tiles, key=lambda t: (t.kind, not t.red)):
-        by_suit[t.suit].append("0" if t.red else str(t.number))
-    return "".join("".join(d) + s for s, d in by_suit.items() if d)
+    # Sort key kind·2 (+1 if plain) puts a red five just before the plain fives.
+    keys = sorted(t.kind * 2 + (not t.red) for t in tiles)
+    out: list[str] = []
+    suit = ""
+    for key in keys:
+        kind = key >> 1
+        if _SUIT_OF[kind] != suit:
+            if suit:
+                out.append(suit)
+            suit = _SUIT_OF[kind]
+        out.append(_DIGIT_OF[kind] if key & 1 else "0")
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+_SUIT_OF = tuple(k[1] for k in KINDS)
+_DIGIT_OF = tuple(k[0] for k in KINDS)
 
 
 def kind_counts(tiles: Iterable[Tile]) -> list[int]:

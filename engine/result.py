@@ -1,0 +1,148 @@
+"""`ScoreResult`: the scored hand as a frozen value, and its JSON form (the CLI contract)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from agari.engine.fu import describe
+from agari.engine.hand import Hand
+from agari.engine.points import Payment
+from agari.engine.tiles import TILES, Tile, format_tiles
+
+
+class YakuHit(NamedTuple):
+    """One counted yaku (or dora row) with its han; ``yakuman`` is its multiplier (0 if not).
+
+    A named tuple rather than a dataclass: results hold several and they are
+    made for every scored hand.
+    """
+
+    name: str
+    han: int
+    name_ja: str
+    name_zh: str
+    yakuman: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "han": self.han, "name_ja": self.name_ja}
+
+
+class ScoreResult(NamedTuple):
+    """A scored winning hand: yaku, fu items, limit, points and payments (an immutable value).
+
+    ``han`` is 13 per yakuman for yakuman hands (``yakuman`` gives the multiplier);
+    ``fu`` is still the hand's fu then (0 for thirteen orphans). The text forms
+    (`fu_items`, `decomposition`) are made on first use: a caller that only
+    compares points (the photo pipeline trying readings) never pays for them.
+    A named tuple rather than a frozen dataclass: one is made for every scored
+    hand and it is several times cheaper to build.
+    """
+
+    hand: Hand
+    win: Tile
+    tsumo: bool
+    han: int
+    fu: int
+    yakuman: int
+    yaku: tuple[YakuHit, ...]
+    wait: str
+    """ryanmen, kanchan, penchan, tanki, shanpon (or kokushi) for the chosen reading."""
+    payment: Payment
+    rules: str
+    fu_raw: tuple
+    """Raw fu items (reason, fu, kind, copies); see `fu_items`."""
+    groups: Any
+    """The chosen reading: (pair, seqs, trips), seven pair kinds, or None for thirteen orphans."""
+
+    @property
+    def fu_items(self) -> tuple[tuple[str, int], ...]:
+        """(reason, fu) pairs summing to `fu`."""
+        return describe(self.fu_raw)
+
+    @property
+    def decomposition(self) -> tuple[str, ...]:
+        """The reading as MPSZ groups: concealed sets and pair by kind (red fives kept), then melds."""
+        return render_groups(self.hand, self.groups)
+
+    @property
+    def limit(self) -> str:
+        """Contract limit name (``none``, ``mangan``… ``kazoe-yakuman``)."""
+        return self.payment.limit
+
+    @property
+    def points(self) -> int:
+        """Hand value without honba and sticks (tenhou's figure)."""
+        return self.payment.points
+
+    @property
+    def payments(self) -> dict[str, int]:
+        """Per payer, honba included."""
+        return self.payment.payments
+
+    @property
+    def total(self) -> int:
+        """Everything the winner receives: payments, honba and riichi sticks."""
+        return self.payment.total
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's result object."""
+        payment = self.payment
+        return {
+            "hand": str(self.hand),
+            "win": self.win.name,
+            "tsumo": self.tsumo,
+            "han": self.han,
+            "fu": self.fu,
+            "yakuman": self.yakuman,
+            "limit": payment.limit,
+            "points": payment.points,
+            "payments": payment.payments,
+            "total": payment.total,
+            "yaku": [{"name": y.name, "han": y.han, "name_ja": y.name_ja} for y in self.yaku],
+            "fu_breakdown": [{"reason": r, "fu": f} for r, f in describe(self.fu_raw)],
+            "decomposition": list(render_groups(self.hand, self.groups)),
+            "rules": self.rules,
+        }
+
+
+_SEQ_TEXT = {s: format_tiles(TILES[s:s + 3]) for s in range(27) if s % 9 <= 6}
+_TRIP_TEXT = tuple(format_tiles([t] * 3) for t in TILES)
+_PAIR_TEXT = tuple(format_tiles([t] * 2) for t in TILES)
+
+
+def render_groups(hand: Hand, groups) -> tuple[str, ...]:
+    """Groups as MPSZ text: concealed sets and pair by kind (red fives kept), then the melds."""
+    melds = tuple(str(m) for m in hand.melds)
+    if groups is None:  # thirteen orphans: one group of all 14
+        return (format_tiles(hand.concealed),) + melds
+    if not groups:
+        return melds
+    if len(groups) == 3 and isinstance(groups[1], tuple):
+        pair, seqs, trips = groups
+        keyed = sorted([(s, 0, _SEQ_TEXT[s]) for s in seqs] + [(t, 1, _TRIP_TEXT[t]) for t in trips]
+                       + [(pair, 2, _PAIR_TEXT[pair])])
+        texts = [text for _, _, text in keyed]
+    else:
+        texts = [_PAIR_TEXT[k] for k in groups]
+    reds = [t for t in hand.concealed if t.red]
+    if reds:
+        texts = _mark_reds(texts, reds)
+    return tuple(texts) + melds
+
+
+def _mark_reds(groups: list[str], reds: list[Tile]) -> list[str]:
+    """Write each concealed red five as 0, in the first groups holding a five of its suit.
+
+    A 0 in place of the first 5 is already canonical MPSZ (red sorts just before the fives).
+    """
+    left = {"m": 0, "p": 0, "s": 0}
+    for t in reds:
+        left[t.suit] += 1
+    out = []
+    for text in groups:
+        suit = text[-1]
+        while left.get(suit) and "5" in text:
+            text = text.replace("5", "0", 1)
+            left[suit] -= 1
+        out.append(text)
+    return out

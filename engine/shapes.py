@@ -1,0 +1,223 @@
+"""Winning shapes (和了形): decompositions, tenpai waits and shanten over kind counts.
+
+Everything here works on 34-kind count vectors. Suits are split and each
+suit's pattern is decomposed once and cached (a pure function of a 9- or
+7-tuple), so a batch of hands shares the work. A standard decomposition is
+``(pair, seqs, trips)``: the pair kind, sequence start kinds, triplet kinds.
+
+>>> decompositions(counts_of("123456789m11122z"))
+((28, (0, 3, 6), (27,)),)
+>>> [KINDS[k] for k in waits_of(counts_of("1112345678999m"))]
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+>>> shanten_of(counts_of("123m456p789s1234z"))
+2
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+from agari.engine.tiles import KINDS, TERMINAL_HONOR_KINDS, parse_tiles
+
+Decomposition = tuple[int, tuple[int, ...], tuple[int, ...]]
+"""(pair kind, sequence start kinds, triplet kinds) of the concealed tiles."""
+
+_SUIT_STARTS = (0, 9, 18)
+_YAOCHUU = tuple(sorted(TERMINAL_HONOR_KINDS))
+
+
+def counts_of(text: str) -> list[int]:
+    """Kind counts of compact MPSZ text (a test and doctest helper)."""
+    counts = [0] * 34
+    for t in parse_tiles(text):
+        counts[t.kind] += 1
+    return counts
+
+
+# -- per-suit decomposition ---------------------------------------------------
+@lru_cache(maxsize=None)
+def _suit_parts(pattern: tuple[int, ...], sequences: bool) -> tuple[Decomposition, ...]:
+    """Every way to split one suit's pattern into sets and at most one pair.
+
+    Offsets are relative to the suit (0..8); pair is -1 when absent. The
+    lowest non-empty position must start a triplet, a sequence or the pair.
+    """
+    counts = list(pattern)
+    first = next((i for i, n in enumerate(counts) if n), -1)
+    if first < 0:
+        return ((-1, (), ()),)
+    found: list[Decomposition] = []
+    if counts[first] >= 3:
+        counts[first] -= 3
+        for pair, seqs, trips in _suit_parts(tuple(counts), sequences):
+            found.append((pair, seqs, (first, *trips)))
+        counts[first] += 3
+    if sequences and first <= 6 and counts[first + 1] and counts[first + 2]:
+        for i in (first, first + 1, first + 2):
+            counts[i] -= 1
+        for pair, seqs, trips in _suit_parts(tuple(counts), sequences):
+            found.append((pair, (first, *seqs), trips))
+        for i in (first, first + 1, first + 2):
+            counts[i] += 1
+    if counts[first] >= 2 and sum(pattern) % 3 == 2:
+        counts[first] -= 2
+        for pair, seqs, trips in _suit_parts(tuple(counts), sequences):
+            if pair < 0:
+                found.append((first, seqs, trips))
+    return tuple(found)
+
+
+@lru_cache(maxsize=None)
+def _part(pattern: tuple[int, ...], start: int):
+    """(holds the pair, decompositions in absolute kinds) for one suit, or None if impossible."""
+    rest = sum(pattern) % 3
+    if rest == 1:
+        return None
+    parts = _suit_parts(pattern, start < 27)
+    if not parts:
+        return None
+    return rest == 2, tuple(
+        (p + start if p >= 0 else -1, tuple(x + start for x in ss), tuple(x + start for x in ts))
+        for p, ss, ts in parts
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _decompose(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
+    m = _part(counts[0:9], 0)
+    p = _part(counts[9:18], 9)
+    s = _part(counts[18:27], 18)
+    z = _part(counts[27:34], 27)
+    if m is None or p is None or s is None or z is None or m[0] + p[0] + s[0] + z[0] != 1:
+        return ()
+    options = (m[1], p[1], s[1], z[1])
+    if len(m[1]) == len(p[1]) == len(s[1]) == len(z[1]) == 1:
+        return (_join((m[1][0], p[1][0], s[1][0], z[1][0])),)
+    return tuple(_join(combo) for combo in product(*options))
+
+
+def _join(parts) -> Decomposition:
+    pair = max(parts[0][0], parts[1][0], parts[2][0], parts[3][0])
+    return (pair, parts[0][1] + parts[1][1] + parts[2][1] + parts[3][1],
+            parts[0][2] + parts[1][2] + parts[2][2] + parts[3][2])
+
+
+def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, ...]:
+    """All standard decompositions (sets + one pair) of concealed ``counts``; ``()`` if none."""
+    return _decompose(tuple(counts))
+
+
+def is_chiitoitsu(counts: list[int] | tuple[int, ...]) -> bool:
+    """七対子: exactly seven different pairs (a four-of-a-kind is not two pairs)."""
+    return tuple(counts).count(2) == 7
+
+
+def is_kokushi(counts: list[int] | tuple[int, ...]) -> bool:
+    """国士無双: one of each terminal and honour, one of them twice."""
+    return sum(counts) == 14 and all(counts[k] for k in _YAOCHUU) and \
+        sum(counts[k] for k in _YAOCHUU) == 14
+
+
+def is_complete(counts: list[int] | tuple[int, ...], melds: int = 0) -> bool:
+    """Any winning shape: sets + pair, or (with no melds) seven pairs or thirteen orphans."""
+    if _decompose(tuple(counts)):
+        return True
+    return melds == 0 and sum(counts) == 14 and (is_chiitoitsu(counts) or is_kokushi(counts))
+
+
+# -- waits ----------------------------------------------------------------------
+def waits_of(
+    counts: list[int] | tuple[int, ...], melds: int = 0, held: list[int] | None = None
+) -> list[int]:
+    """Kinds that complete a 3n+1 concealed hand (``melds`` called sets beside it).
+
+    ``held`` (default ``counts``) counts every copy the player holds, melds
+    included: a kind already held four times cannot be a wait.
+    """
+    held = counts if held is None else held
+    base = list(counts)
+    found = []
+    for kind in range(34):
+        if held[kind] >= 4:
+            continue
+        base[kind] += 1
+        if is_complete(base, melds):
+            found.append(kind)
+        base[kind] -= 1
+    return found
+
+
+# -- shanten --------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _suit_blocks(pattern: tuple[int, ...], sequences: bool) -> frozenset[tuple[int, int, int]]:
+    """Reachable (sets, partial sets, pair) for one suit; partial = two tiles one away from a set."""
+    counts = list(pattern)
+    first = next((i for i, n in enumerate(counts) if n), -1)
+    if first < 0:
+        return frozenset({(0, 0, 0)})
+    out: set[tuple[int, int, int]] = set()
+
+    def take(offsets: tuple[int, ...], add: tuple[int, int, int]) -> None:
+        if any(first + o >= len(counts) or counts[first + o] == 0 for o in set(offsets)):
+            return
+        if any(counts[first + o] < offsets.count(o) for o in set(offsets)):
+            return
+        for o in offsets:
+            counts[first + o] -= 1
+        for m, t, p in _suit_blocks(tuple(counts), sequences):
+            if add[2] and p:
+                continue
+            out.add((m + add[0], t + add[1], p + add[2]))
+        for o in offsets:
+            counts[first + o] += 1
+
+    take((0, 0, 0), (1, 0, 0))
+    take((0, 0), (0, 0, 1))
+    take((0, 0), (0, 1, 0))
+    if sequences:
+        take((0, 1, 2), (1, 0, 0))
+        take((0, 1), (0, 1, 0))
+        take((0, 2), (0, 1, 0))
+    take((0,), (0, 0, 0))  # leave the first tile isolated
+    return frozenset(_pareto(out))
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    return [a for a in options
+            if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in options)]
+
+
+def _standard_shanten(counts: tuple[int, ...], melds: int) -> int:
+    best = 8
+    suits = [_suit_blocks(counts[s:s + 9], True) for s in _SUIT_STARTS]
+    suits.append(_suit_blocks(counts[27:34], False))
+    for combo in product(*suits):
+        m = melds + sum(c[0] for c in combo)
+        t = sum(c[1] for c in combo)
+        p = sum(c[2] for c in combo)
+        if p > 1:
+            t += p - 1  # extra pairs still serve as partial sets
+            p = 1
+        t = min(t, 4 - m)
+        best = min(best, 8 - 2 * m - t - p)
+    return best
+
+
+def shanten_of(counts: list[int] | tuple[int, ...], melds: int = 0) -> int:
+    """Tiles away from tenpai (0 = tenpai, -1 = complete) over every winning shape."""
+    counts = tuple(counts)
+    result = _standard_shanten(counts, melds)
+    if melds == 0 and sum(counts) >= 13:
+        kinds = sum(1 for n in counts if n)
+        pairs = sum(1 for n in counts if n >= 2)
+        result = min(result, 6 - pairs + max(0, 7 - kinds))
+        yaochuu = sum(1 for k in _YAOCHUU if counts[k])
+        has_pair = any(counts[k] >= 2 for k in _YAOCHUU)
+        result = min(result, 13 - yaochuu - has_pair)
+    return result
+
+
+def kind_names(kinds: list[int]) -> list[str]:
+    """MPSZ names of kind ids."""
+    return [KINDS[k] for k in kinds]
