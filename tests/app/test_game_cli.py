@@ -78,6 +78,36 @@ def test_export_has_every_entry_and_hand(db, tmp_path):
     assert json.loads(out.read_text())["entries"] == doc["entries"]
 
 
+def test_a_hand_is_scored_with_the_table_state(db):
+    ok(db, "new", "A", "B", "C", "D")
+    # B sits South in East 1: the 2z triplet is a seat wind; riichi comes from --riichi
+    doc = ok(db, "win", "B", "--from", "C", "--hand", "123m406p789s11222z", "--win", "2z",
+             "--riichi", "B")
+    claim = doc["hand"]["event"]["claims"][0]
+    assert (claim["han"], claim["fu"]) == (3, 40)
+    assert {"riichi", "seat_wind_south", "aka_dora"} <= set(claim["yaku"])
+    assert doc["hand"]["deltas"] == [0, 5200, -5200, 0]
+    # East 2: B deals and sits East, so 2z is no longer B's wind: no yaku without riichi...
+    result, doc = game(db, "win", "B", "--from", "C", "--hand", "123m406p789s11222z",
+                       "--win", "2z", json_out=True)
+    assert result.exit_code == 1 and doc["error"]["code"] == "no_yaku"
+    # ...and with riichi it is a dealer's 2 han 40 fu (double-east pair): 3900
+    doc = ok(db, "win", "B", "--from", "C", "--hand", "123m406p789s11222z", "--win", "2z",
+             "--riichi", "B")
+    assert doc["hand"]["deltas"] == [0, 3900, -3900, 0]
+
+
+def test_pao_from_the_hand(db):
+    ok(db, "new", "A", "B", "C", "D")
+    doc = ok(db, "win", "B", "--tsumo", "--hand", "555z666z777z11z 123m", "--pao", "C")
+    assert doc["hand"]["deltas"] == [0, 32000, -32000, 0]
+    result, doc = game(db, "win", "B", "--tsumo", "--hand", "123m406p789s11222z", "--pao", "C",
+                       json_out=True)
+    assert result.exit_code == 1 and "pao needs" in doc["error"]["message"]
+    result, doc = game(db, "win", "B", "--tsumo", "--hand", "123m406p789s1122z", json_out=True)
+    assert result.exit_code == 1 and doc["error"]["code"] == "not_agari"
+
+
 def test_table_options_on_new(db):
     doc = ok(db, "new", "A", "B", "C", "D", "--rules", "mleague", "--uma", "5-10",
              "--set", "tenpai_pool=3000", "--length", "east", "--rounding", "gosha-rokunyu")
