@@ -19,7 +19,7 @@ from East 1 = 0: the round wind is ``kyoku // players`` and the dealer
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from agari.engine.errors import InvalidInput
@@ -177,6 +177,33 @@ class GameLog:
         return settle(self.final_scores, self.setup.table, penalties=self.state.penalties)
 
 
+def hand_rules_spec(spec: str) -> tuple[str, dict[str, Any] | None]:
+    """``--rules`` of a game: a preset name, or a TOML file of hand-scoring options.
+
+    Returns the preset whose table rules the game starts from (a file's
+    ``base``, else tenhou) and, for a file, every option it resolves to, stored
+    with the game so that later edits of the file do not change it.
+    """
+    if not spec.lower().endswith(".toml"):
+        return spec.lower(), None
+    import tomllib
+
+    rules = Rules.from_toml(spec)
+    try:
+        with open(spec, "rb") as handle:
+            base = str(tomllib.load(handle).get("base", "tenhou"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:  # from_toml already read it once
+        raise InvalidInput(f"cannot read rules file {spec!r}: {exc}") from None
+    custom = {f.name: _plain(getattr(rules, f.name)) for f in fields(rules)}
+    return base, custom
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, frozenset):
+        return sorted(value)
+    return list(value) if isinstance(value, tuple) else value
+
+
 def seat_of(setup: GameSetup, state: GameState, ref: str) -> int:
     """The starting seat a player reference means.
 
@@ -303,5 +330,6 @@ def _dealer_stops(state: GameState, kind: str, table: TableRules, regular: int) 
 
 __all__ = [
     "Abort", "Chombo", "Draw", "EndGame", "GameLog", "GameOver", "GameSetup", "GameState",
-    "HandRecord", "Win", "apply", "final_scores", "new_state", "play", "seat_of",
+    "HandRecord", "Win", "apply", "final_scores", "hand_rules_spec", "new_state", "play",
+    "seat_of",
 ]

@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
 def new(
     players: Annotated[list[str], typer.Argument(help="3 or 4 names, East 1 dealer first.")],
     rules: Annotated[str, typer.Option(
-        help="Preset: tenhou, mahjongsoul, wrc, ema, mleague.")] = "tenhou",
+        help="tenhou, mahjongsoul, wrc, ema, mleague, or a rules .toml file.")] = "tenhou",
     length: Annotated[str | None, typer.Option(help="east, south (hanchan) or full.")] = None,
     start: Annotated[int | None, typer.Option(help="Starting points.")] = None,
     return_points: Annotated[
@@ -61,7 +61,7 @@ def new(
 ) -> None:
     """Start a game (it becomes the latest game)."""
     with reported_errors(json_mode=json_):
-        from agari.engine.game import GameSetup
+        from agari.engine.game import GameSetup, hand_rules_spec
         from agari.engine.game_rules import TableRules
 
         names = _split(players)
@@ -71,8 +71,9 @@ def new(
                  "chombo": chombo, "ties": ties, "rounding": rounding}
         given = {k: v for k, v in given.items() if v is not None}
         given.update(_key_values(option or []))
-        table = TableRules.preset(rules, players=len(names)).with_options(given)
-        setup = GameSetup(players=tuple(names), rules=rules.lower(), table=table)
+        preset, custom = hand_rules_spec(rules)
+        table = TableRules.preset(preset, players=len(names)).with_options(given)
+        setup = GameSetup(players=tuple(names), rules=preset, table=table, custom_rules=custom)
         with _ledger(db) as ledger:
             gid = ledger.create_game(setup)
             stored = ledger.load(gid)

@@ -116,6 +116,16 @@ def test_table_options_on_new(db):
     assert table["rounding"] == "gosha-rokunyu" and table["multiple_ron"] == "head-bump"
 
 
+def test_custom_hand_rules_from_a_toml_file(db, tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('base = "tenhou"\nkiriage = true\n')
+    doc = ok(db, "new", "A", "B", "C", "D", "--rules", str(rules))
+    assert doc["game"]["rules"] == "tenhou" and doc["game"]["custom_rules"]["kiriage"] is True
+    rules.write_text('base = "tenhou"\nkiriage = false\n')  # the stored game keeps its rules
+    doc = ok(db, "win", "B", "--from", "C", "--han", "4", "--fu", "30")
+    assert doc["hand"]["deltas"] == [0, 8000, -8000, 0]   # kiriage mangan, not 7700
+
+
 def test_games_are_separate_and_listed(db):
     ok(db, "new", "A", "B", "C", "D")
     ok(db, "new", "E", "F", "G", "H")
