@@ -88,12 +88,18 @@ class Ledger:
     """A connection to one ledger file; use as a context manager.
 
     Args:
-        path: the SQLite file (created, with its folder, when missing).
+        path: the SQLite file.
         timeout: seconds to wait for another writer.
+        create: make the file (and its folder) when missing; otherwise a missing
+            file is a `LedgerError`.
     """
 
-    def __init__(self, path: str | Path, *, timeout: float = BUSY_TIMEOUT_S) -> None:
+    def __init__(
+        self, path: str | Path, *, timeout: float = BUSY_TIMEOUT_S, create: bool = True
+    ) -> None:
         self.path = Path(path)
+        if not create and not self.path.exists():
+            raise LedgerError(f"no game file at {self.path}: start a game with `agari game new`")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)

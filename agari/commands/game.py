@@ -74,7 +74,7 @@ def new(
         preset, custom = hand_rules_spec(rules)
         table = TableRules.preset(preset, players=len(names)).with_options(given)
         setup = GameSetup(players=tuple(names), rules=preset, table=table, custom_rules=custom)
-        with _ledger(db) as ledger:
+        with _ledger(db, create=True) as ledger:
             gid = ledger.create_game(setup)
             stored = ledger.load(gid)
         _report(stored, stored.log, json_mode=json_, headline=f"game {gid} started")
@@ -254,11 +254,11 @@ def list_games(db: Db = None, json_: Json = False) -> None:
 # -- helpers ------------------------------------------------------------------
 
 
-def _ledger(db: Path | None) -> Any:
+def _ledger(db: Path | None, *, create: bool = False) -> Any:
     from agari.engine.ledger import Ledger
     from agari.paths import default_game_db
 
-    return Ledger(db or default_game_db())
+    return Ledger(db or default_game_db(), create=create)
 
 
 def _record(db: Path | None, game: int | None, json_mode: bool, build: Any) -> None:

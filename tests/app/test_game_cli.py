@@ -174,12 +174,13 @@ def test_missing_game_and_bad_file(tmp_path):
     db = str(tmp_path / "empty.sqlite3")
     result, doc = game(db, "show", json_out=True)
     assert result.exit_code == 1 and "agari game new" in doc["error"]["message"]
+    assert not (tmp_path / "empty.sqlite3").exists()   # reading never creates a file
+    ok(db, "new", "A", "B", "C", "D")
+    assert game(db, "undo")[0].exit_code == 1           # nothing to undo
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"this is not a database at all" * 100)
     result, doc = game(str(junk), "show", json_out=True)
     assert result.exit_code == 1 and doc["error"]["code"] == "ledger"
-    result, _ = game(db, "undo")
-    assert result.exit_code == 1
 
 
 def test_default_db_lives_in_the_user_data_dir(tmp_path, monkeypatch):
