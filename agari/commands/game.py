@@ -194,13 +194,16 @@ def undo(db: Db = None, game: GameId = None, json_: Json = False) -> None:
 def end(db: Db = None, game: GameId = None, json_: Json = False) -> None:
     """End the game now (if it has not ended) and print the settlement."""
     with reported_errors(json_mode=json_):
+        from agari.engine.game import GameOver
         from agari.engine.game_events import EndGame
 
         with _ledger(db) as ledger:
+            try:  # one transaction: a game that is already over is only shown
+                before, _ = ledger.append(game, EndGame())
+                game = before.id
+            except GameOver:
+                pass
             stored = ledger.load(game)
-            if not stored.log.state.finished:
-                ledger.append(stored.id, EndGame())
-                stored = ledger.load(stored.id)
         _report(stored, stored.log, json_mode=json_, headline="game over", table=True)
 
 
