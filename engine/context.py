@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from agari.engine.errors import InvalidInput
@@ -18,6 +19,8 @@ from agari.engine.tiles import Tile
 WINDS = ("E", "S", "W", "N")
 """Seat and round winds, East first; East is the dealer's seat."""
 WIND_NAMES = ("east", "south", "west", "north")
+_WIND_BY_NAME = {name: i for i, (short, long) in enumerate(zip(WINDS, WIND_NAMES))
+                 for name in (short, short.lower(), long)}
 MAX_INDICATORS = 5  # one dora indicator plus one per kan (at most four kans)
 MAX_NUKI = 4
 
@@ -28,13 +31,14 @@ def parse_wind(value: str | int, what: str = "wind") -> int:
     Raises:
         InvalidInput: anything else.
     """
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
-        return value
     if isinstance(value, str):
-        v = value.strip().lower()
-        for i, (short, long) in enumerate(zip(WINDS, WIND_NAMES)):
-            if v in (short.lower(), long):
-                return i
+        wind = _WIND_BY_NAME.get(value)
+        if wind is None:
+            wind = _WIND_BY_NAME.get(value.strip().lower())
+        if wind is not None:
+            return wind
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
     raise InvalidInput(f"{what} must be one of E, S, W, N, got {value!r}")
 
 
@@ -50,7 +54,8 @@ class WinContext:
         tenhou, chiihou, renhou: 天和, 地和, 人和.
         nagashi: 流し満貫 (scored as a mangan tsumo without looking at the tiles).
         seat_wind, round_wind: 0..3 (E S W N); seat East is the dealer.
-        dora, ura: indicators (表示牌), kan dora included in ``dora``.
+        dora, ura: indicators (表示牌), kan dora included in ``dora``; ura count
+            only for a riichi hand (given without riichi they are ignored).
         honba, sticks: 本場 counters and riichi sticks on the table.
         nuki: north tiles set aside (抜きドラ), 3-player only.
         players: 4, or 3 for sanma.
@@ -89,6 +94,10 @@ class WinContext:
         """The winner sits East (親)."""
         return self.seat_wind == 0
 
+    def with_win(self, tile: Tile | None) -> WinContext:
+        """The same situation won on ``tile``."""
+        return dataclasses.replace(self, win=tile)
+
     @property
     def in_riichi(self) -> bool:
         """Riichi or double riichi was declared."""
@@ -96,32 +105,32 @@ class WinContext:
 
 
 def _check_values(ctx: WinContext) -> None:
-    if ctx.players not in (3, 4):
+    if ctx.players != 4 and ctx.players != 3:
         raise InvalidInput(f"players must be 3 or 4, got {ctx.players!r}")
     for name in ("seat_wind", "round_wind"):
         value = getattr(ctx, name)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+        if type(value) is not int or not 0 <= value < 4:
             raise InvalidInput(f"{name} must be 0..3 (E S W N), got {value!r}")
     if ctx.players == 3 and ctx.seat_wind == 3:
         raise InvalidInput("3-player mahjong has no North seat")
     for name in ("honba", "sticks", "nuki"):
         value = getattr(ctx, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if type(value) is not int or value < 0:
             raise InvalidInput(f"{name} must be a whole number ≥ 0, got {value!r}")
-    if ctx.nuki and ctx.players != 3:
-        raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
-    if ctx.nuki > MAX_NUKI:
-        raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
+    if ctx.nuki:
+        if ctx.players != 3:
+            raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
+        if ctx.nuki > MAX_NUKI:
+            raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
     if ctx.win is not None and not isinstance(ctx.win, Tile):
         raise InvalidInput(f"win must be a Tile, got {ctx.win!r}")
     for name in ("dora", "ura"):
         tiles = getattr(ctx, name)
-        if not all(isinstance(t, Tile) for t in tiles):
-            raise InvalidInput(f"{name} indicators must be Tile values")
         if len(tiles) > MAX_INDICATORS:
             raise InvalidInput(f"at most {MAX_INDICATORS} {name} indicators, got {len(tiles)}")
-    if ctx.ura and not (ctx.riichi or ctx.double_riichi):
-        raise InvalidInput("ura dora indicators are only turned for a riichi hand")
+        for t in tiles:
+            if not isinstance(t, Tile):
+                raise InvalidInput(f"{name} indicators must be Tile values, got {t!r}")
 
 
 _NEEDS_TSUMO = ("haitei", "rinshan", "tenhou", "chiihou")
@@ -131,6 +140,9 @@ _EXCLUSIVE = (("haitei", "rinshan"), ("houtei", "chankan"), ("tenhou", "chiihou"
 
 
 def _check_flags(ctx: WinContext) -> None:
+    if not (ctx.haitei or ctx.rinshan or ctx.tenhou or ctx.chiihou or ctx.houtei or ctx.chankan
+            or ctx.renhou or ctx.ippatsu):
+        return
     for name in _NEEDS_TSUMO:
         if getattr(ctx, name) and not ctx.tsumo:
             raise InvalidInput(f"{name} needs a tsumo win")

@@ -72,17 +72,16 @@ class Meld:
 
 
 def _check_shape(kind: str, tiles: tuple[Tile, ...]) -> int:
-    kinds = sorted(t.kind for t in tiles)
-    text = format_tiles(tiles)
+    kinds = sorted([t.kind for t in tiles])
     size = 4 if kind in KAN_KINDS else 3
     if len(kinds) != size:
-        raise InvalidHand(f"a {kind} has {size} tiles, got {len(kinds)} ({text})")
+        raise InvalidHand(f"a {kind} has {size} tiles, got {len(kinds)} ({format_tiles(tiles)})")
     if kind == "chi":
         a = kinds[0]
         if a >= 27 or kinds != [a, a + 1, a + 2] or a % 9 > 6:
-            raise InvalidHand(f"chi {text} is not three consecutive tiles of one suit")
+            raise InvalidHand(f"chi {format_tiles(tiles)} is not three consecutive tiles of one suit")
     elif kinds.count(kinds[0]) != size:
-        raise InvalidHand(f"{kind} {text} is not {size} copies of one tile")
+        raise InvalidHand(f"{kind} {format_tiles(tiles)} is not {size} copies of one tile")
     return kinds[0]
 
 

@@ -71,6 +71,9 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse one MPSZ tile (``"5m"``, ``"0s"``) or an mjai name (``"5mr"``, ``"E"``)."""
+        tile = _BY_NAME.get(text)
+        if tile is not None:
+            return tile
         t = text.strip()
         if len(t) == 2 and t[0].isdigit() and t[1] in SUITS:
             return _from_digit(int(t[0]), t[1], text)
@@ -176,6 +179,16 @@ _INTERNED: dict[tuple[int, str], Tile] = {
 TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(34))
 """The plain tile of each kind, by kind id."""
 
+_BY_NAME: dict[str, Tile] = {f"{d}{s}": t for (d, s), t in _INTERNED.items()} | {
+    t.mjai: t for t in _INTERNED.values()
+}
+"""Every exact tile name (MPSZ and mjai) → its shared `Tile`: the fast path of `Tile.parse`."""
+
+
+_RUNS: dict[str, tuple[Tile, ...]] = {}
+"""Parsed ``digits+suit`` runs: hands repeat runs like ``123m`` all the time."""
+_RUN_CACHE_SIZE = 1 << 16
+
 
 def parse_tiles(text: str) -> list[Tile]:
     """Parse compact MPSZ (``"123m406p11z"``) into tiles, in written order.
@@ -191,7 +204,12 @@ def parse_tiles(text: str) -> list[Tile]:
     for m in _GROUP.finditer(compact):
         if m.start() != pos:
             raise InvalidTile(f"cannot read {compact[pos:m.start()]!r} in {text!r}")
-        tiles.extend(_from_digit(int(d), m.group(2), text) for d in m.group(1))
+        run = _RUNS.get(m.group(0))
+        if run is None:
+            run = tuple(_from_digit(int(d), m.group(2), text) for d in m.group(1))
+            if len(_RUNS) < _RUN_CACHE_SIZE:
+                _RUNS[m.group(0)] = run
+        tiles.extend(run)
         pos = m.end()
     if pos != len(compact):
         raise InvalidTile(f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)")

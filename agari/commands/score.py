@@ -1,0 +1,159 @@
+"""`agari score`: score one hand from notation, or a batch of JSON requests.
+
+Options only; the work is `agari.engine` (`parse_request`, `score`,
+`score_lines`). Human output is a rich breakdown in English, Japanese or
+Chinese; ``--json`` and ``--batch`` print the contract's JSON.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from agari.output import emit_json, reported_errors
+
+Flag = Annotated[bool, typer.Option]
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `agari score` to the main app."""
+    app.command(name="score", help="Score a winning hand (or a batch of JSON requests).")(score)
+
+
+def score(
+    hand: Annotated[list[str] | None, typer.Argument(
+        help="HAND: concealed tiles incl. the winning tile, then melds, e.g. "
+             "'123m406p789s11z 777z [5555m]'.", show_default=False)] = None,
+    win: Annotated[str | None, typer.Option(help="Winning tile (default: last concealed tile).")] = None,
+    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by self-draw (default: ron).")] = False,
+    riichi: Annotated[bool, typer.Option("--riichi", help="Riichi declared.")] = False,
+    double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Double riichi.")] = False,
+    ippatsu: Annotated[bool, typer.Option("--ippatsu", help="Ippatsu.")] = False,
+    rinshan: Annotated[bool, typer.Option("--rinshan", help="Won on a kan replacement tile.")] = False,
+    chankan: Annotated[bool, typer.Option("--chankan", help="Robbed a kan.")] = False,
+    haitei: Annotated[bool, typer.Option("--haitei", help="Tsumo on the last wall tile.")] = False,
+    houtei: Annotated[bool, typer.Option("--houtei", help="Ron on the last discard.")] = False,
+    tenhou: Annotated[bool, typer.Option("--tenhou", help="Dealer's win on the deal.")] = False,
+    chiihou: Annotated[bool, typer.Option("--chiihou", help="Non-dealer's first-draw win.")] = False,
+    renhou: Annotated[bool, typer.Option("--renhou", help="Ron before the first draw.")] = False,
+    nagashi: Annotated[bool, typer.Option("--nagashi", help="Nagashi mangan.")] = False,
+    seat: Annotated[str, typer.Option(help="Seat wind E|S|W|N (E is the dealer).")] = "S",
+    round_: Annotated[str, typer.Option("--round", help="Round wind E|S|W|N.")] = "E",
+    dora: Annotated[str | None, typer.Option(help="Dora indicators, e.g. 3p,7z.")] = None,
+    ura: Annotated[str | None, typer.Option(help="Ura dora indicators (riichi only).")] = None,
+    honba: Annotated[int, typer.Option(help="Honba counters on the table.")] = 0,
+    sticks: Annotated[int, typer.Option(help="Riichi sticks on the table.")] = 0,
+    rules: Annotated[str, typer.Option(
+        help="tenhou|mahjongsoul|wrc|ema|mleague or a rules .toml file.")] = "tenhou",
+    players: Annotated[int, typer.Option(help="4, or 3 for sanma.")] = 4,
+    nuki: Annotated[int, typer.Option(help="North tiles set aside (sanma).")] = 0,
+    lang: Annotated[str, typer.Option(help="Human output language: en|ja|zh.")] = "en",
+    json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    batch: Annotated[str | None, typer.Option(
+        help="JSONL file of requests ('-' for stdin): one result line per request.")] = None,
+) -> None:
+    """Score a winning hand, or every request of a batch."""
+    with reported_errors(json_mode=json_ or batch is not None):
+        if batch is not None:
+            if hand:
+                raise _bad("give either HAND or --batch, not both")
+            raise typer.Exit(_run_batch(batch))
+        if lang not in ("en", "ja", "zh"):
+            raise _bad(f"--lang must be en, ja or zh, got {lang!r}")
+        if not hand:
+            raise _bad("missing HAND, e.g. agari score 123m406p789s1122z --tsumo")
+        request: dict[str, Any] = {
+            "hand": " ".join(hand), "win": win, "seat": seat, "round": round_, "dora": dora,
+            "ura": ura, "honba": honba, "sticks": sticks, "rules": rules, "players": players,
+            "nuki": nuki, "tsumo": tsumo, "riichi": riichi, "double_riichi": double_riichi,
+            "ippatsu": ippatsu, "rinshan": rinshan, "chankan": chankan, "haitei": haitei,
+            "houtei": houtei, "tenhou": tenhou, "chiihou": chiihou, "renhou": renhou,
+            "nagashi": nagashi,
+        }
+        from agari.engine.requests import parse_request
+        from agari.engine.scoring import score as score_hand
+
+        result = score_hand(*parse_request(request))
+        if json_:
+            emit_json(result.to_json())
+        else:
+            _show(result, lang)
+
+
+def _bad(message: str):
+    from agari.engine.errors import InvalidInput
+
+    return InvalidInput(message)
+
+
+def _run_batch(source: str) -> int:
+    """Score every line of ``source``; the exit code is 1 when any line failed."""
+    from agari.engine.batch import score_line
+    from agari.engine.errors import InvalidInput
+
+    if source == "-":
+        stream = sys.stdin
+    else:
+        try:
+            stream = Path(source).open(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot read batch file {source!r}: {exc.strerror or exc}") from None
+    failed = total = 0
+    cache: dict = {}
+    write = sys.stdout.write
+    try:
+        for total, text in enumerate(stream, 1):
+            line, ok = score_line(text, total, cache)
+            write(line + "\n")
+            failed += not ok
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"batch input after line {total} is not UTF-8 text: {exc.reason}") from None
+    finally:
+        sys.stdout.flush()
+        if stream is not sys.stdin:
+            stream.close()
+    if failed:
+        sys.stderr.write(f"agari: {failed} of {total} request(s) could not be scored\n")
+    return 1 if failed else 0
+
+
+def _show(result, lang: str) -> None:
+    """A rich breakdown: yaku with han, fu items, limit, points and payments."""
+    from rich.table import Table
+
+    from agari.engine.labels import FU_REASONS, LIMITS, TEXT, label, yaku_label
+    from agari.engine.tiles import KINDS
+    from agari.output import console
+
+    out = console()
+    t = lambda key: label(TEXT, key, lang)  # noqa: E731 - local shorthand for headings
+    how = t("tsumo") if result.tsumo else t("ron_win")
+    out.print(f"[bold]{result.hand}[/]  {how} {result.win.name}  ({t('rules')}: {result.rules})")
+    yaku = Table(show_header=True, header_style="bold")
+    yaku.add_column(t("yaku"))
+    yaku.add_column(t("han"), justify="right")
+    for y in result.yaku:
+        yaku.add_row(yaku_label(y.name, y.name_ja, y.name_zh, lang),
+                     f"{t('yakuman')} ×{y.yakuman}" if y.yakuman else str(y.han))
+    out.print(yaku)
+    if result.fu_raw:
+        fu = Table(show_header=True, header_style="bold")
+        fu.add_column(t("fu"))
+        fu.add_column("", justify="right")
+        for reason, value, kind, copies in result.fu_raw:
+            text = label(FU_REASONS, reason, lang)
+            if kind >= 0:
+                text += f" {KINDS[kind][0] * copies}{KINDS[kind][1]}"
+            fu.add_row(text, f"{value:+d}" if reason == "round up" else str(value))
+        out.print(fu)
+    limit = label(LIMITS, result.limit, lang)
+    head = f"{result.yakuman}× {t('yakuman')}" if result.yakuman else f"{result.han} {t('han')} {result.fu} {t('fu')}"
+    out.print(f"[bold]{head}[/]" + (f"  {limit}" if limit else "") + f"  {result.points} {t('points')}")
+    out.print(f"{t('decomposition')}: {' '.join(result.decomposition)}  ({t('wait')}: {result.wait})")
+    for payer, amount in result.payments.items():
+        key = "non_dealer_all" if payer == "non_dealer" and "dealer" not in result.payments else payer
+        out.print(f"  {t(key)}: {amount}")
+    out.print(f"  {t('total')}: {result.total}")

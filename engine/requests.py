@@ -1,0 +1,154 @@
+"""Score requests as plain data: the fields of ``agari score`` options and batch lines.
+
+A request is a mapping with the contract's field names (``hand``, ``win``,
+``tsumo``, ``riichi``… ``players``, ``nuki``); `parse_request` checks every
+field and builds the `Hand`, `WinContext` and `Rules` to score.
+
+>>> hand, ctx, rules = parse_request({"hand": "123m406p789s11222z", "tsumo": True, "dora": "1z,3p"})
+>>> (ctx.tsumo, [str(t) for t in ctx.dora], rules.name)
+(True, ['1z', '3p'], 'tenhou')
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from agari.engine.context import WinContext, parse_wind
+from agari.engine.errors import InvalidInput, InvalidTile
+from agari.engine.hand import Hand, parse_hand
+from agari.engine.rules import Rules
+from agari.engine.tiles import Tile, parse_tiles
+
+FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
+         "tenhou", "chiihou", "renhou", "nagashi")
+"""Yes/no fields of a request."""
+COUNTS = ("honba", "sticks", "nuki")
+"""Whole-number fields of a request."""
+FIELDS = frozenset(("hand", "win", "seat", "round", "dora", "ura", "rules", "players", *FLAGS, *COUNTS))
+"""Every field a request may carry."""
+MAX_COUNT = 1000  # honba/sticks beyond this are typos, not games
+
+
+def parse_request(
+    request: Mapping[str, Any], *, rules_cache: dict[str, Rules] | None = None
+) -> tuple[Hand, WinContext, Rules]:
+    """Check a request and build what `score` needs.
+
+    Args:
+        request: field name → value, as in a batch line.
+        rules_cache: reused across calls so a batch reads each rules file once.
+
+    Raises:
+        InvalidInput: a missing hand, an unknown field, a value of the wrong type.
+        InvalidTile, InvalidHand: tiles or a hand that cannot exist.
+    """
+    if not isinstance(request, Mapping):
+        raise InvalidInput(f"a request must be a JSON object, got {type(request).__name__}")
+    players = request.get("players", 4)
+    if type(players) is not int or players not in (3, 4):
+        raise InvalidInput(f"players must be 3 or 4, got {players!r}")
+    kwargs: dict[str, Any] = {"players": players}
+    text = None
+    rules_spec = None
+    for name, value in request.items():
+        kind = _KIND.get(name)
+        if kind is _FLAG:
+            if type(value) is not bool:
+                raise InvalidInput(f"{name} must be true or false, got {value!r}")
+            kwargs[name] = value
+        elif kind is _COUNT:
+            if type(value) is not int or not 0 <= value <= MAX_COUNT:
+                raise InvalidInput(f"{name} must be a whole number 0..{MAX_COUNT}, got {value!r}")
+            kwargs[name] = value
+        elif name == "hand":
+            text = value
+        elif name == "win":
+            if value is not None:
+                kwargs["win"] = parse_tile(_string(value, "win"), "win")
+        elif name == "seat":
+            kwargs["seat_wind"] = parse_wind(value, "seat")
+        elif name == "round":
+            kwargs["round_wind"] = parse_wind(value, "round")
+        elif name == "dora" or name == "ura":
+            if value is not None:
+                kwargs[name] = parse_indicators(value, name)
+        elif name == "rules":
+            rules_spec = value
+        elif name != "players":
+            raise InvalidInput(f"unknown field {name!r}; expected some of {sorted(FIELDS)}")
+    if text is None:
+        raise InvalidInput("missing field 'hand'")
+    hand = parse_hand(_string(text, "hand"), players=players)
+    return hand, WinContext(**kwargs), _rules(rules_spec, rules_cache)
+
+
+_FLAG, _COUNT = object(), object()
+_KIND = {**{name: _FLAG for name in FLAGS}, **{name: _COUNT for name in COUNTS}}
+
+
+def _string(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string, got {value!r}")
+    return value
+
+
+def parse_tile(text: str, what: str = "tile") -> Tile:
+    """One tile (MPSZ or mjai name) with the field name in the error."""
+    try:
+        return Tile.parse(text)
+    except InvalidTile as exc:
+        raise InvalidTile(f"{what}: {exc}") from None
+
+
+def parse_indicators(value: Any, what: str) -> tuple[Tile, ...]:
+    """Indicators as ``"1m,5z"``, compact ``"1m5z"`` or a list of tile names."""
+    if isinstance(value, str):
+        parts = [p for p in value.replace(" ", ",").split(",") if p]
+        if len(parts) == 1 and len(parts[0]) > 3:
+            try:
+                return tuple(parse_tiles(parts[0]))
+            except InvalidTile as exc:
+                raise InvalidTile(f"{what}: {exc}") from None
+        return tuple(parse_tile(p, what) for p in parts)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(parse_tile(v, what) for v in value)
+    raise InvalidInput(f"{what} must be tiles like \"1m,5z\" or a list of tile names, got {value!r}")
+
+
+def _rules(spec: Any, cache: dict[str, Rules] | None) -> Rules:
+    if spec is None:
+        spec = "tenhou"
+    if not isinstance(spec, str):
+        raise InvalidInput(f"rules must be a preset name or a .toml path, got {spec!r}")
+    if cache is not None and spec in cache:
+        return cache[spec]
+    rules = Rules.resolve(spec)
+    if cache is not None:
+        cache[spec] = rules
+    return rules
+
+
+def request_of(hand: Hand, ctx: WinContext, rules: str = "tenhou") -> dict[str, Any]:
+    """The request that `parse_request` turns back into ``hand`` and ``ctx`` (defaults left out)."""
+    from agari.engine.context import WINDS
+
+    request: dict[str, Any] = {"hand": str(hand)}
+    if ctx.win is not None:
+        request["win"] = ctx.win.name
+    for name in FLAGS:
+        if getattr(ctx, name):
+            request[name] = True
+    request["seat"] = WINDS[ctx.seat_wind]
+    request["round"] = WINDS[ctx.round_wind]
+    if ctx.dora:
+        request["dora"] = ",".join(t.name for t in ctx.dora)
+    if ctx.ura:
+        request["ura"] = ",".join(t.name for t in ctx.ura)
+    for name in COUNTS:
+        if getattr(ctx, name):
+            request[name] = getattr(ctx, name)
+    if ctx.players != 4:
+        request["players"] = ctx.players
+    if rules != "tenhou":
+        request["rules"] = rules
+    return request
