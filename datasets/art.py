@@ -53,6 +53,14 @@ class FaceArt:
     name: str
     levels: tuple[np.ndarray, ...]
 
+    @property
+    def used(self) -> tuple[int, ...]:
+        """Indices of the ink layers this face uses (most faces use two or three)."""
+        if not hasattr(self, "_used"):
+            totals = self.levels[-1].reshape(-1, len(INK_LAYERS)).sum(axis=0)
+            object.__setattr__(self, "_used", tuple(int(k) for k in np.flatnonzero(totals)) or (0,))
+        return self._used  # type: ignore[attr-defined]
+
     def level_for(self, width: float) -> np.ndarray:
         """The smallest level at least ``width`` pixels wide (level 0 if none is)."""
         best = self.levels[0]

@@ -66,15 +66,15 @@ class TilePose:
         return local @ self.rot.T + self.origin
 
 
-def outline(width: float, height: float, radius: float) -> np.ndarray:
-    """``(4 * ARC_POINTS, 2)`` rounded-rectangle outline in local x/y, counter-clockwise."""
+def outline(width: float, height: float, radius: float, arc: int = ARC_POINTS) -> np.ndarray:
+    """``(4 * arc, 2)`` rounded-rectangle outline in local x/y, counter-clockwise."""
     r = min(radius, width / 2, height / 2)
     pts = []
     corners = ((width / 2 - r, height / 2 - r, 0.0), (-width / 2 + r, height / 2 - r, 90.0),
                (-width / 2 + r, -height / 2 + r, 180.0), (width / 2 - r, -height / 2 + r, 270.0))
     for cx, cy, start in corners:
-        for k in range(ARC_POINTS):
-            a = math.radians(start + 90.0 * k / (ARC_POINTS - 1))
+        for k in range(arc):
+            a = math.radians(start + 90.0 * k / (arc - 1))
             pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return np.array(pts, np.float64)
 
@@ -106,17 +106,25 @@ def _fill(canvas: np.ndarray, points: np.ndarray, colour: np.ndarray) -> None:
     cv2.fillConvexPoly(canvas, _fixed(points), colour.tolist(), cv2.LINE_AA, SUBPIXEL_BITS)
 
 
-def tile_points(style: SetStyle, pose: TilePose) -> tuple[np.ndarray, np.ndarray]:
+def tile_points(style: SetStyle, pose: TilePose, arc: int = ARC_POINTS,
+                ) -> tuple[np.ndarray, np.ndarray]:
     """World points of the tile's three outlines (face, layer seam, back) and the local outline.
+
+    Args:
+        arc: outline points per rounded corner (fewer for tiles drawn small).
 
     Returns:
         ``(3, N, 3)`` world points and ``(N, 2)`` local outline.
     """
-    w, h, d = style.size_mm
-    ring = outline(w, h, style.corner * w)
-    layers = [np.column_stack([ring, np.full(len(ring), z)])
-              for z in (0.0, -d * style.face_layer, -d)]
-    return pose.to_world(np.stack(layers)), ring
+    key = ("outline", style.size_mm, style.corner, style.face_layer, arc)
+    if key not in style._cache:  # every tile of a set has the same shape
+        w, h, d = style.size_mm
+        ring = outline(w, h, style.corner * w, arc)
+        layers = np.stack([np.column_stack([ring, np.full(len(ring), z)])
+                           for z in (0.0, -d * style.face_layer, -d)])
+        style._cache[key] = (layers, ring)
+    layers, ring = style._cache[key]
+    return pose.to_world(layers), ring
 
 
 def _corners(style: SetStyle, z: float) -> np.ndarray:
@@ -136,7 +144,8 @@ def draw_tile(canvas: np.ndarray, cam: Camera, pose: TilePose, style: SetStyle,
         The tile's image geometry.
     """
     d = style.size_mm[2]
-    world, ring = tile_points(style, pose)
+    px = cam.focal * style.size_mm[0] / max(cam.depth(pose.origin), 1.0)
+    world, ring = tile_points(style, pose, 2 if px < 40 else 3 if px < 110 else ARC_POINTS)
     n = len(ring)
     img = cam.project(world.reshape(-1, 3))[0].reshape(3, n, 2)
     hull = cv2.convexHull(img.reshape(-1, 2).astype(np.float32)).reshape(-1, 2).astype(np.float64)
@@ -160,18 +169,23 @@ def draw_tile(canvas: np.ndarray, cam: Camera, pose: TilePose, style: SetStyle,
 
 
 def _draw_sides(canvas, cam, pose, ring, world, img, style, light) -> None:
+    """The side facets that face the camera: ivory strip over coloured strip, shaded per facet."""
+    edge = np.roll(ring, -1, axis=0) - ring
+    local = np.column_stack([edge[:, 1], -edge[:, 0], np.zeros(len(ring))])  # outward (CCW ring)
+    local /= np.linalg.norm(local, axis=1, keepdims=True) + 1e-12
+    normals = local @ pose.rot.T
+    facing = np.einsum("ij,ij->i", normals, cam.centre - world[0]) > 0
+    shades = light.ambient + (1.0 - light.ambient) * np.clip(normals @ light.direction, 0, None)
+    fixed = _fixed(img)
+    front, back = style.face * 0.93, style.back
     n = len(ring)
-    for i in range(n):
+    for i in np.flatnonzero(facing):
         j = (i + 1) % n
-        edge = ring[j] - ring[i]
-        normal_local = np.array([edge[1], -edge[0], 0.0])  # outward for a CCW outline
-        normal = pose.rot @ (normal_local / (np.linalg.norm(normal_local) or 1.0))
-        if not cam.sees(world[0, i], normal):
-            continue
-        shade = light.shade(normal)
-        _fill(canvas, np.array([img[0, i], img[0, j], img[1, j], img[1, i]]),
-              style.face * (0.93 * shade))
-        _fill(canvas, np.array([img[1, i], img[1, j], img[2, j], img[2, i]]), style.back * shade)
+        shade = float(shades[i])
+        for a, b, colour in ((0, 1, front), (1, 2, back)):
+            quad = np.array([fixed[a, i], fixed[a, j], fixed[b, j], fixed[b, i]])
+            cv2.fillConvexPoly(canvas, quad, (colour * shade).tolist(), cv2.LINE_AA,
+                               SUBPIXEL_BITS)
 
 
 def _draw_face(canvas, quad, style, face, shade, light, cam, pose) -> None:

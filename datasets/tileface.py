@@ -76,50 +76,55 @@ class SetStyle:
             ``(bgr, alpha)``: ``uint8 (h, w, 3)`` and ``uint8 (h, w)`` with rounded corners,
             at the art pyramid level just above ``width`` (so warping only shrinks it).
         """
-        level = self.art.faces[name].level_for(width * 1.15)
+        art = self.art.faces[name]
+        level = art.level_for(width * 1.15)
         key = (name, level.shape[1])
         if key not in self._cache:
-            self._cache[key] = self._compose(name, level)
+            self._cache[key] = self._compose(name, level, art.used)
         return self._cache[key]
 
-    def _compose(self, name: str, layers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _compose(self, name: str, layers: np.ndarray, used: tuple[int, ...],
+                 ) -> tuple[np.ndarray, np.ndarray]:
         h, w = layers.shape[:2]
-        a = self._place(name, layers).astype(np.float32) * (1.0 / 255.0)
-        a = _stroke(a, self.stroke, w / 240.0)
-        cover = np.clip(a.sum(axis=2, keepdims=True), 0.0, 1.0)
+        a = self._place(name, np.ascontiguousarray(layers[..., used]), used)
+        a = _stroke(a.astype(np.float32) * (1.0 / 255.0), self.stroke, w / 240.0)
+        cover = np.clip(a.sum(axis=2), 0.0, 1.0)
         face = self._face_plane(h, w)
-        ink = (a.reshape(-1, a.shape[2]) @ self.inks).reshape(h, w, 3)
-        img = face * (1.0 - cover) + ink
+        ink = (a.reshape(-1, len(used)) @ self.inks[list(used)]).reshape(h, w, 3)
+        img = face * (1.0 - cover)[..., None] + ink
         if self.engrave > 0:
-            img = _engrave(img, cover[..., 0], self.engrave, max(1, round(w / 90)))
+            img = _engrave(img, cover, self.engrave, max(1, round(w / 90)))
         if name == "5z" and self.haku_frame is not None:
             _draw_frame(img, self.haku_frame, w, h)
         mask = rounded_mask(w, h, self.corner)
         img *= 1.0 - self.rim * _rim(mask, w)[..., None]
         return np.clip(img, 0, 255).astype(np.uint8), mask
 
-    def _place(self, name: str, layers: np.ndarray) -> np.ndarray:
+    def _place(self, name: str, layers: np.ndarray, used: tuple[int, ...]) -> np.ndarray:
         """Scale/shift the art inside the face; split numeral from 萬; mirror the bird."""
         h, w = layers.shape[:2]
         if name == "1s" and self.bird_flip:
-            layers = layers[:, ::-1]
+            layers = np.ascontiguousarray(layers[:, ::-1])
         sx = self.art_scale * self.art_aspect
         sy = self.art_scale / self.art_aspect
         dx, dy = self.art_shift
         m = np.float32([[sx, 0, (1 - sx) * w / 2 + dx * w], [0, sy, (1 - sy) * h / 2 + dy * h]])
-        out = cv2.warpAffine(np.ascontiguousarray(layers), m, (w, h), flags=cv2.INTER_LINEAR)
+        out = cv2.warpAffine(layers, m, (w, h), flags=cv2.INTER_LINEAR)
+        out = out.reshape(h, w, len(used))
         if name[1] == "m" and name[0] != "0":
-            out = self._split_man(out)
+            out = self._split_man(out, used)
         return out
 
-    def _split_man(self, layers: np.ndarray) -> np.ndarray:
+    def _split_man(self, layers: np.ndarray, used: tuple[int, ...]) -> np.ndarray:
         """Move the numeral (dark/blue ink) and 萬 (red ink) apart a little, as sets differ."""
         h, w = layers.shape[:2]
         num_dy, num_s, man_dy, man_s = self.man_split
         out = layers.copy()
         parts = ((("dark", "blue"), num_dy, num_s, 0.3), (("red",), man_dy, man_s, 0.7))
-        for idx, dy, s, cy in parts:
-            ks = [INK_LAYERS.index(k) for k in idx]
+        for inks, dy, s, cy in parts:
+            ks = [i for i, k in enumerate(used) if INK_LAYERS[k] in inks]
+            if not ks:
+                continue
             m = np.float32([[s, 0, (1 - s) * w / 2], [0, s, (1 - s) * cy * h + dy * h]])
             out[..., ks] = cv2.warpAffine(np.ascontiguousarray(layers[..., ks]), m, (w, h)).reshape(
                 h, w, len(ks))
@@ -137,7 +142,7 @@ def _stroke(a: np.ndarray, stroke: float, px_per_base: float) -> np.ndarray:
     if frac < 0.05:
         return a
     kernel = np.ones((3, 3), np.uint8)
-    moved = cv2.dilate(a, kernel) if stroke > 0 else cv2.erode(a, kernel)
+    moved = (cv2.dilate(a, kernel) if stroke > 0 else cv2.erode(a, kernel)).reshape(a.shape)
     return a + frac * (moved - a)
 
 
