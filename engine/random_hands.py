@@ -39,6 +39,8 @@ def random_win(rng: random.Random, *, players: int = 4, red_fives: int = 1) -> t
             concealed, melds = _seven_pairs(rng, counts, players)
         elif roll < 0.075:
             concealed, melds = _thirteen_orphans(rng, counts)
+        elif roll < 0.2:
+            concealed, melds = _standard(rng, counts, players, suit=rng.choice((1, 2) if players == 3 else (0, 1, 2)))
         else:
             concealed, melds = _standard(rng, counts, players)
         if concealed is None:
@@ -70,13 +72,14 @@ def _take(counts: list[int], kinds: list[int]) -> bool:
     return True
 
 
-def _standard(rng: random.Random, counts: list[int], players: int):
-    kinds = _kinds(players)
+def _standard(rng: random.Random, counts: list[int], players: int, suit: int | None = None):
+    """Four sets and a pair; with ``suit``, mostly from that one suit (flushes, nine gates…)."""
+    kinds = _kinds(players) if suit is None else [k for k in range(suit * 9, suit * 9 + 9)]
     n_melds = rng.choices((0, 1, 2, 3, 4), weights=(45, 25, 17, 9, 4))[0]
     concealed: list[int] = []
     melds: list[tuple[str, list[int]]] = []
     for i in range(4):
-        group = _random_set(rng, kinds, players, honor_bias=rng.random() < 0.3)
+        group = _random_set(rng, kinds, players, honor_bias=suit is None and rng.random() < 0.3)
         called = i < n_melds and not (players == 3 and group[0] != group[1])  # no chi in sanma
         if not _take(counts, group):
             return None, None
@@ -96,11 +99,9 @@ def _standard(rng: random.Random, counts: list[int], players: int):
 
 def _random_set(rng: random.Random, kinds: list[int], players: int, honor_bias: bool) -> list[int]:
     roll = rng.random()
-    if players == 4 and roll < 0.55 and not honor_bias:
-        start = rng.choice([k for k in range(27) if k % 9 <= 6])
-        return [start, start + 1, start + 2]
-    if players == 3 and roll < 0.45 and not honor_bias:
-        start = rng.choice([k for k in range(9, 27) if k % 9 <= 6])
+    starts = [k for k in kinds if k < 27 and k % 9 <= 6 and not (players == 3 and k < 9)]
+    if starts and roll < (0.55 if players == 4 else 0.45) and not honor_bias:
+        start = rng.choice(starts)
         return [start, start + 1, start + 2]
     kind = rng.choice([k for k in kinds if k >= 27] if honor_bias else kinds)
     return [kind] * (4 if rng.random() < 0.08 else 3)
