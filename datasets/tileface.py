@@ -244,7 +244,10 @@ def _inks(rng: np.random.Generator, face: np.ndarray, *, dark_face: bool) -> np.
     blue = dark.copy() if rng.random() < 0.35 else _hsv(
         rng.uniform(205, 240), rng.uniform(0.5, 1), rng.uniform(0.25, 0.65))
     red = _hsv(rng.uniform(-9, 9), rng.uniform(0.7, 1), rng.uniform(0.55, 0.92))
-    green = _hsv(rng.uniform(95, 175), rng.uniform(0.5, 1), rng.uniform(0.2, 0.6))
+    # Bamboos (and 發) are green in most sets, but teal, navy or black in many others.
+    green = _hsv(rng.uniform(95, 175), rng.uniform(0.5, 1), rng.uniform(0.2, 0.6)) \
+        if rng.random() < 0.7 else _hsv(rng.uniform(175, 235), rng.uniform(0.3, 1),
+                                         rng.uniform(0.12, 0.45))
     gold = _hsv(rng.uniform(22, 45), rng.uniform(0.6, 1), rng.uniform(0.7, 1))
     light = _light_face(rng) if dark_face else face * 1.01
     return np.stack([dark, blue, red, green, gold, light]).astype(np.float32)
