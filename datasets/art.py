@@ -155,6 +155,13 @@ def _load_art(root: str, width: int) -> tuple[ArtSet, ...]:
     return tuple(sets)
 
 
+def art_sets(folders: tuple[Path, ...] | list[Path] = ()) -> tuple[ArtSet, ...]:
+    """The art variants of several folders together (none given: `default_art_dir`)."""
+    if not folders:
+        return load_art()
+    return tuple(s for folder in folders for s in load_art(folder))
+
+
 def _pyramid(base: np.ndarray) -> tuple[np.ndarray, ...]:
     levels = [base]
     while levels[-1].shape[1] // 2 >= MIN_LEVEL_WIDTH:

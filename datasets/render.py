@@ -17,7 +17,7 @@ from agari.datasets.layout import Placement
 from agari.datasets.tilebody import DrawnTile, Light, draw_tile, tile_points
 from agari.datasets.tileface import SetStyle
 
-ELEVATION = {"shown": (30.0, 90.0), "standing": (10.0, 45.0), "table": (14.0, 42.0),
+ELEVATION = {"shown": (16.0, 90.0), "standing": (10.0, 45.0), "table": (14.0, 42.0),
              "tray": (50.0, 90.0)}
 """Camera elevation range (degrees above the table) per scene kind."""
 FOV_DEG = (48.0, 75.0)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 from agari.datasets.annotation import ImageAnnotation
-from agari.datasets.art import load_art
+from agari.datasets.art import art_sets
 from agari.datasets.camera import Camera
 from agari.datasets.clutter import scatter
 from agari.datasets.effects import apply_look, sample_look
@@ -39,7 +39,8 @@ class SceneConfig:
 
     Attributes:
         width, height: image size in pixels.
-        art_dir: tile art folder (see `agari.datasets.art.load_art`); None = the packaged art.
+        art_dirs: tile art folders (see `agari.datasets.art.load_art`), their variants pooled;
+            empty = the art packaged with pymdownx-mahjong.
         kinds, kind_weights: scene kinds to draw from and their relative chances.
         tile_px: range of face widths in pixels (drawn log-uniformly).
         fit_prob: chance the camera backs off until the whole hand is in frame.
@@ -50,7 +51,7 @@ class SceneConfig:
 
     width: int = 1280
     height: int = 960
-    art_dir: Path | None = None
+    art_dirs: tuple[Path, ...] = ()
     kinds: tuple[str, ...] = SCENE_KINDS
     kind_weights: tuple[float, ...] = (0.45, 0.25, 0.15, 0.15)
     tile_px: tuple[float, float] = (20.0, 250.0)
@@ -87,7 +88,7 @@ def render_scene(seed: int | np.random.Generator, config: SceneConfig | None = N
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     if name is None:
         name = f"synth_{seed:08d}.jpg" if isinstance(seed, int) else "synth.jpg"
-    style = sample_style(rng, load_art(config.art_dir))
+    style = sample_style(rng, art_sets(config.art_dirs))
     weights = np.asarray(config.kind_weights, float)
     kind = config.kinds[int(rng.choice(len(config.kinds), p=weights / weights.sum()))]
     hand, placements, focus = _compose(rng, kind, style, config)
@@ -149,8 +150,10 @@ def _draw_surroundings(canvas: np.ndarray, rng: np.random.Generator, cam: Camera
     box = (min(xs) - 40, min(ys) - 40, max(xs) + 40, max(ys) + 40)
     cx = (min(p.pose.origin[0] for p in focus) + max(p.pose.origin[0] for p in focus)) / 2
     auto = kind in ("standing", "table") and rng.random() < 0.7
-    table = sample_table(rng, centre=(cx, float(rng.uniform(260, 330))),
-                         near_y=box[1] - float(rng.uniform(20, 260)),
+    near_y = box[1] - float(rng.uniform(20, 200))
+    if not auto and rng.random() < 0.7:  # most photos show no near table edge at all
+        near_y = min(near_y, float(cam.centre[1]) - float(rng.uniform(0, 300)))
+    table = sample_table(rng, centre=(cx, float(rng.uniform(260, 330))), near_y=near_y,
                          kind="auto" if auto else None)
     draw_table(canvas, cam, table, rng)
     if config.clutter and rng.random() < 0.6:

@@ -167,11 +167,23 @@ def _fittings(canvas: np.ndarray, cam: Camera, table: Table, rng: np.random.Gene
     fill_world(canvas, cam, rect(cx - box, cy - box, cx + box, cy + box, 2.0),
                rng.uniform(20, 60, 3))
     if table.rim is not None:
-        x0, y0, x1, _ = table.extent
-        depth, height = float(rng.uniform(30, 70)), float(rng.uniform(15, 35))
-        rim = np.array(table.rim)
-        top = np.array([[x0, y0 - depth, height], [x1, y0 - depth, height], [x1, y0, height],
-                        [x0, y0, height]])
-        face = np.array([[x0, y0, 0], [x1, y0, 0], [x1, y0, height], [x0, y0, height]])
-        fill_world(canvas, cam, face, rim * 0.8)
-        fill_world(canvas, cam, top, rim)
+        _rim(canvas, cam, table, rng)
+
+
+def _rim(canvas: np.ndarray, cam: Camera, table: Table, rng: np.random.Generator) -> None:
+    """An automatic table's raised, glossy near rim and the machine's front below it."""
+    x0, y0, x1, _ = table.extent
+    depth, height = float(rng.uniform(50, 180)), float(rng.uniform(20, 60))
+    rim = np.array(table.rim)
+    inner = np.array([[x0, y0, 0], [x1, y0, 0], [x1, y0, height], [x0, y0, height]])
+    top = rect(x0, y0 - depth, x1, y0, height)
+    front = np.array([[x0, y0 - depth, height], [x1, y0 - depth, height],
+                      [x1, y0 - depth, -700.0], [x0, y0 - depth, -700.0]])
+    if cam.sees(inner.mean(axis=0), np.array([0.0, 1.0, 0.0])):
+        fill_world(canvas, cam, inner, rim * 0.8)
+    fill_world(canvas, cam, front, rim * float(rng.uniform(0.55, 0.8)))
+    fill_world(canvas, cam, top, rim)
+    for _ in range(int(rng.integers(0, 3))):  # glossy plastic: a bright streak along the rim
+        a = float(rng.uniform(0.15, 0.85)) * depth
+        fill_world(canvas, cam, rect(x0, y0 - a - 4, x1, y0 - a, height + 0.2),
+                   np.minimum(rim * 1.15 + 25, 255))

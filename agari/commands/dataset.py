@@ -36,8 +36,9 @@ def synth(
         help="Scene kinds, comma-separated: shown, standing, table, tray (default: all).")] = None,
     tile_px: Annotated[str, typer.Option(help="Tile face width range in pixels, MIN-MAX.")]
     = "20-250",
-    art: Annotated[Path | None, typer.Option(
-        help="Tile art folder (default: the art shipped with pymdownx-mahjong).")] = None,
+    art: Annotated[list[Path] | None, typer.Option(
+        help="Tile art folder; repeat to pool several (default: pymdownx-mahjong's art).")]
+    = None,
     min_visible: Annotated[float, typer.Option(
         help="Leave out tiles less visible than this share (0-1).")] = 0.25,
     clean: Annotated[bool, typer.Option(
@@ -55,7 +56,8 @@ def synth(
         width, height = _pair(size, "x", "--size")
         lo, hi = _pair(tile_px, "-", "--tile-px", cast=float)
         chosen = tuple(k.strip() for k in kinds.split(",")) if kinds else SCENE_KINDS
-        config = SceneConfig(width=int(width), height=int(height), art_dir=art, kinds=chosen,
+        config = SceneConfig(width=int(width), height=int(height), art_dirs=tuple(art or ()),
+                             kinds=chosen,
                              tile_px=(lo, hi), effects=not clean)
         report = synthesize(out, scenes=scenes, seed=seed, fmt=format_, config=config,
                             min_visible=min_visible, workers=workers, resume=resume,

@@ -76,3 +76,10 @@ def test_visibility_drops_for_covered_tiles():
 def test_bad_config(kw, error):
     with pytest.raises(InvalidInput, match=error):
         SceneConfig(**kw)
+
+
+@pytest.mark.shared
+def test_renders_with_the_cc0_art_folder(tile_art):
+    cfg = SceneConfig(art_dirs=(tile_art,), **SMALL)
+    arts = {render_scene(s, cfg)[1].meta_value("art") for s in range(6)}
+    assert arts <= {"Regular", "Black"} and arts
