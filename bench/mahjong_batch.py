@@ -22,7 +22,6 @@ from mahjong.constants import EAST
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.meld import Meld
-from mahjong.tile import TilesConverter
 
 WINDS = "ESWN"
 FLAGS = {"tsumo": "is_tsumo", "riichi": "is_riichi", "double_riichi": "is_daburu_riichi",
@@ -35,7 +34,9 @@ OPTIONS = {p: OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_
 
 
 class Ids:
-    """Distinct 136 ids; red fives (0) are copy 0 of their kind."""
+    """Distinct 136 ids; red fives (0) are copy 0 of their kind, as in tenhou."""
+
+    SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 
     def __init__(self):
         self.used = set()
@@ -45,14 +46,19 @@ class Ids:
         for digits, suit in re.findall(r"(\d+)([mpsz])", text):
             for d in digits:
                 red = d == "0"
-                base = TilesConverter.string_to_136_array(
-                    **{{"m": "man", "p": "pin", "s": "sou", "z": "honors"}[suit]: "5" if red else d})[0]
-                kind = base // 4
+                kind = self.SUIT_BASE[suit] + (4 if red else int(d) - 1)
                 copies = (0,) if red else ((1, 2, 3, 0) if kind in (4, 13, 22) else (0, 1, 2, 3))
                 tid = next(kind * 4 + c for c in copies if kind * 4 + c not in self.used)
                 self.used.add(tid)
                 out.append(tid)
         return out
+
+
+def _last_tile(group: str) -> str:
+    """The last tile written in a compact group: its last digit and the suit after it."""
+    suit_at = next(i for i in range(len(group) - 1, -1, -1) if group[i] in "mpsz")
+    digit_at = max(i for i in range(suit_at) if group[i].isdigit())
+    return group[digit_at] + next(c for c in group[digit_at:] if c in "mpsz")
 
 
 def score(request: dict) -> dict:
@@ -67,7 +73,8 @@ def score(request: dict) -> dict:
         kinds = {t // 4 for t in mids}
         kind = Meld.KAN if len(mids) == 4 else (Meld.PON if len(kinds) == 1 else Meld.CHI)
         melds.append(Meld(kind, mids, opened=not closed))
-    win_kind = TilesConverter.one_line_string_to_136_array(request.get("win", groups[0][-2:]).replace("0", "5"))[0] // 4
+    win_text = request.get("win") or _last_tile(groups[0])
+    win_kind = Ids().take(win_text)[0] // 4
     win = next(t for t in concealed if t // 4 == win_kind)
     spare = Ids()
     dora = spare.take((request.get("dora") or "").replace(",", "").replace("0", "5"))

@@ -10,8 +10,7 @@ True
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import Tile
@@ -42,25 +41,7 @@ def parse_wind(value: str | int, what: str = "wind") -> int:
     raise InvalidInput(f"{what} must be one of E, S, W, N, got {value!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class WinContext:
-    """How a hand was won and the table state that affects its score.
-
-    Attributes:
-        win: the winning tile; ``None`` means the last concealed tile as written.
-        tsumo: self-drawn (ツモ); otherwise ron (ロン).
-        riichi, double_riichi, ippatsu: 立直, ダブル立直 (implies riichi), 一発.
-        rinshan, chankan, haitei, houtei: 嶺上開花, 搶槓, 海底摸月, 河底撈魚.
-        tenhou, chiihou, renhou: 天和, 地和, 人和.
-        nagashi: 流し満貫 (scored as a mangan tsumo without looking at the tiles).
-        seat_wind, round_wind: 0..3 (E S W N); seat East is the dealer.
-        dora, ura: indicators (表示牌), kan dora included in ``dora``; ura count
-            only for a riichi hand (given without riichi they are ignored).
-        honba, sticks: 本場 counters and riichi sticks on the table.
-        nuki: north tiles set aside (抜きドラ), 3-player only.
-        players: 4, or 3 for sanma.
-    """
-
+class _Situation(NamedTuple):
     win: Tile | None = None
     tsumo: bool = False
     riichi: bool = False
@@ -83,11 +64,40 @@ class WinContext:
     nuki: int = 0
     players: int = 4
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "dora", tuple(self.dora))
-        object.__setattr__(self, "ura", tuple(self.ura))
+
+class WinContext(_Situation):
+    """How a hand was won and the table state that affects its score (immutable, checked).
+
+    Attributes:
+        win: the winning tile; ``None`` means the last concealed tile as written.
+        tsumo: self-drawn (ツモ); otherwise ron (ロン).
+        riichi, double_riichi, ippatsu: 立直, ダブル立直 (implies riichi), 一発.
+        rinshan, chankan, haitei, houtei: 嶺上開花, 搶槓, 海底摸月, 河底撈魚.
+        tenhou, chiihou, renhou: 天和, 地和, 人和.
+        nagashi: 流し満貫 (scored as a mangan tsumo without looking at the tiles).
+        seat_wind, round_wind: 0..3 (E S W N); seat East is the dealer.
+        dora, ura: indicators (表示牌), kan dora included in ``dora``; ura count
+            only for a riichi hand (given without riichi they are ignored).
+        honba, sticks: 本場 counters and riichi sticks on the table.
+        nuki: north tiles set aside (抜きドラ), 3-player only.
+        players: 4, or 3 for sanma.
+
+    A named tuple checked on creation rather than a frozen dataclass: one is
+    made for every scored request and it is several times cheaper to build.
+
+    Raises:
+        InvalidInput: an impossible value or combination of flags.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> WinContext:
+        self = super().__new__(cls, *args, **kwargs)
+        if type(self.dora) is not tuple or type(self.ura) is not tuple:
+            self = super().__new__(cls, *self[:15], tuple(self.dora), tuple(self.ura), *self[17:])
         _check_values(self)
         _check_flags(self)
+        return self
 
     @property
     def dealer(self) -> bool:
@@ -96,7 +106,7 @@ class WinContext:
 
     def with_win(self, tile: Tile | None) -> WinContext:
         """The same situation won on ``tile``."""
-        return dataclasses.replace(self, win=tile)
+        return WinContext(tile, *self[1:])
 
     @property
     def in_riichi(self) -> bool:

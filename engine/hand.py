@@ -119,10 +119,11 @@ class Hand:
     _text: list[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "concealed", tuple(self.concealed))
-        object.__setattr__(self, "melds", tuple(self.melds))
-        if not all(isinstance(m, Meld) for m in self.melds):
-            raise InvalidHand("melds must be Meld values")
+        setattr_ = object.__setattr__
+        if type(self.concealed) is not tuple:
+            setattr_(self, "concealed", tuple(self.concealed))
+        if type(self.melds) is not tuple:
+            setattr_(self, "melds", tuple(self.melds))
         counts = [0] * 34
         reds = [0, 0, 0]
         try:
@@ -132,16 +133,21 @@ class Hand:
                     reds[t.kind // 9] += 1
         except AttributeError:
             raise InvalidHand("concealed tiles must be Tile values") from None
-        object.__setattr__(self, "counts", tuple(counts))
+        setattr_(self, "counts", tuple(counts))
+        closed = True
         for m in self.melds:
+            if type(m) is not Meld:
+                raise InvalidHand("melds must be Meld values")
+            if m.kind != "ankan":
+                closed = False
             for t in m.tiles:
                 counts[t.kind] += 1
                 if t.red:
                     reds[t.kind // 9] += 1
-        object.__setattr__(self, "held", tuple(counts))
-        object.__setattr__(self, "reds", tuple(reds))
-        object.__setattr__(self, "closed", not any(m.opened for m in self.melds))
-        object.__setattr__(self, "_text", [])
+        setattr_(self, "held", tuple(counts))
+        setattr_(self, "reds", tuple(reds))
+        setattr_(self, "closed", closed)
+        setattr_(self, "_text", [])
         _check_copies(self)
         _check_size(self)
 
@@ -225,7 +231,21 @@ def _tiles_of(group: str, what: str) -> list[Tile]:
         raise InvalidTile(f"{what} {group!r}: {exc}") from None
 
 
+_MELDS: dict[str, Meld] = {}
+"""Parsed meld groups: a few hundred spellings cover every meld, and `Meld` is immutable."""
+_MELD_CACHE_SIZE = 4096
+
+
 def _parse_meld(group: str) -> Meld:
+    meld = _MELDS.get(group)
+    if meld is None:
+        meld = _read_meld(group)
+        if len(_MELDS) < _MELD_CACHE_SIZE:
+            _MELDS[group] = meld
+    return meld
+
+
+def _read_meld(group: str) -> Meld:
     closed = group.startswith("[")
     if closed != group.endswith("]"):
         raise InvalidHand(f"unbalanced brackets in meld {group!r}: a closed kan is written [5555m]")

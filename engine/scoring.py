@@ -208,11 +208,27 @@ def _yakuman_count(hits: list, rules: Rules) -> int:
     return sum(values) if rules.yakuman_stack else max(values)
 
 
+def _ORDER(hit) -> int:
+    return hit[0].order
+
+
+_HITS: dict = {}
+
+
+def _hit(y, han: int) -> YakuHit:
+    """The (immutable, shared) result row for yaku ``y`` worth ``han``."""
+    key = y.order * 64 + han
+    row = _HITS.get(key)
+    if row is None:
+        row = _HITS[key] = YakuHit(y.name, han, y.ja, y.zh)
+    return row
+
+
 def _rows(hits: list, yakuman: int, rules: Rules) -> tuple[YakuHit, ...]:
     """Result rows in table order: the counted yakuman only, or every yaku with its han."""
-    hits = sorted(hits, key=lambda hit: hit[0].order)
+    hits = sorted(hits, key=_ORDER)
     if not yakuman:
-        return tuple(YakuHit(y.name, h, y.ja, y.zh) for y, h in hits)
+        return tuple([_hit(y, h) for y, h in hits])
     valued = [(_yakuman_value(y, rules), y) for y, _ in hits if y.yakuman]
     if not rules.yakuman_stack:
         valued = [max(valued, key=lambda v: v[0])]

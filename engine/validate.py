@@ -48,21 +48,23 @@ def _check_tiles(hand: Hand, ctx: WinContext, rules: Rules) -> None:
     """Copies (with indicators and set-aside norths), red fives and plain fives against the set."""
     held = hand.held
     reds = hand.reds
-    extra = ctx.dora + ctx.ura
+    extra = ctx.dora + ctx.ura if ctx.ura else ctx.dora
     if extra or ctx.nuki:
         held = list(held)
         reds = list(reds)
+        touched = [NORTH] if ctx.nuki else []
         for t in extra:
             if ctx.players == 3 and t.kind in SANMA_MISSING:
                 raise InvalidHand(f"3-player mahjong has no 2m-8m, got indicator {t}")
             held[t.kind] += 1
+            touched.append(t.kind)
             if t.red:
                 reds[t.kind // 9] += 1
         held[NORTH] += ctx.nuki
-        if max(held) > 4:
-            kind = max(range(34), key=held.__getitem__)
-            raise InvalidHand(f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
-                              "and set-aside norths (a set has 4)")
+        for kind in touched:
+            if held[kind] > 4:
+                raise InvalidHand(f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
+                                  "and set-aside norths (a set has 4)")
     limits = rules.red_fives if ctx.players == 4 else rules.sanma_red_fives
     if reds[0] > limits[0] or reds[1] > limits[1] or reds[2] > limits[2] or \
             held[4] + limits[0] - reds[0] > 4 or held[13] + limits[1] - reds[1] > 4 or \
