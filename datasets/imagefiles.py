@@ -11,6 +11,9 @@ import struct
 from pathlib import Path
 
 from agari.engine.errors import ImageError
+from agari.models.classifier import read_image  # one decoder for crops, labels and datasets
+
+__all__ = ["IMAGE_SUFFIXES", "image_size", "list_images", "read_image", "write_image"]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -67,28 +70,6 @@ def _jpeg_size(fh) -> tuple[int, int] | None:
             h, w = struct.unpack(">HH", data[1:5])
             return int(w), int(h)
         fh.seek(length - 2, 1)
-
-
-def read_image(path: Path):
-    """Decode an image file to BGR ``uint8 (H, W, 3)``.
-
-    Raises:
-        ImageError: missing, empty or undecodable file.
-    """
-    import cv2
-    import numpy as np
-
-    path = Path(path)
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as err:
-        raise ImageError(f"cannot read image {path}: {err.strerror or err}") from None
-    if data.size == 0:
-        raise ImageError(f"image file is empty: {path}")
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if img is None:
-        raise ImageError(f"not a readable image: {path}")
-    return img
 
 
 def write_image(path: Path, image, *, jpeg_quality: int = 92) -> None:
