@@ -73,4 +73,6 @@ def pose_standing(x: float, y: float, *, heading: float, size_mm: tuple[float, f
     w, h, d = size_mm
     base = np.array([x, y, 0.0]) + towards * (d / 2)
     origin = base + (h / 2) * (math.cos(ln) * UP - math.sin(ln) * towards)
-    return TilePose(rot=rot, origin=origin, row_right=right, row_up=up if facing_player else -up)
+    # A standing row's "up" is the vertical; its right is its player's right.
+    return TilePose(rot=rot, origin=origin, row_right=right if facing_player else -right,
+                    row_up=UP)

@@ -83,3 +83,17 @@ def test_renders_with_the_cc0_art_folder(tile_art):
     cfg = SceneConfig(art_dirs=(tile_art,), **SMALL)
     arts = {render_scene(s, cfg)[1].meta_value("art") for s in range(6)}
     assert arts <= {"Regular", "Black"} and arts
+
+
+def test_standing_hands_read_upright_from_the_seat():
+    """Camera behind the player, small roll: every concealed tile's top edge is above its bottom."""
+    cfg = SceneConfig(kinds=("standing",), **SMALL)
+    checked = 0
+    for seed in range(4):
+        _, ann = render_scene(seed, cfg)
+        for t in ann.tiles:
+            if t.role == "concealed" and t.visible > 0.5:
+                (_, y0), (_, y1), (_, y2), (_, y3) = t.quad
+                assert y0 < y3 and y1 < y2
+                checked += 1
+    assert checked >= 10

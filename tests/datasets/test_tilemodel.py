@@ -125,3 +125,14 @@ def test_face_down_shows_the_back(style):
     drawn = draw_tile(canvas, cam, pose, style, "1z", LIGHT)
     assert not drawn.face_up and drawn.cap is not None
     assert np.abs(canvas[150, 200].astype(float) - style.back * 1.0).max() < 12
+
+
+@pytest.mark.parametrize("lean", [-0.5, 0.0, 0.5, 10.0])
+def test_standing_quad_top_is_the_upper_edge(style, lean):
+    """Seen from the seat, TL/TR are the standing tile's upper corners whatever its lean."""
+    cam = look_at(np.array([0.0, 0.0, 15.0]), elevation=20, azimuth=0, distance=300, roll=0,
+                  focal=500, size=(400, 300))
+    pose = pose_standing(0, 0, heading=0, size_mm=style.size_mm, lean=lean)
+    quad = draw_tile(np.zeros((300, 400, 3), np.uint8), cam, pose, style, "1m", LIGHT).quad
+    assert quad[0][1] < quad[3][1] and quad[1][1] < quad[2][1]  # top above bottom
+    assert quad[0][0] < quad[1][0] and quad[3][0] < quad[2][0]  # left of right
