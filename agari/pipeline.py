@@ -1,0 +1,350 @@
+"""Photo → score: locate, classify, lay out, read under the hand's constraints, score.
+
+The library behind ``agari photo`` (and usable from Python); it never prints.
+
+>>> from agari.pipeline import load_image, read_photo, situation_of   # doctest: +SKIP
+>>> result = read_photo(load_image("samples/hand.jpg"), situation_of({}))  # doctest: +SKIP
+>>> result.hand, result.score.points                                   # doctest: +SKIP
+('123m406p789s1122z2z', 7700)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agari.engine.errors import AgariError, ImageError, InvalidHand, NotAgari, NoTiles
+from agari.engine.hand import Hand
+from agari.engine.result import ScoreResult
+from agari.engine.scoring import score
+from agari.engine.tiles import TILES, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
+from agari.vision.layout_hand import HandLayout
+from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
+from agari.vision.reading_checks import Situation, changed, context_for
+
+TOP_K = 5
+"""Names per tile asked of the classifier: the reading's room to correct it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineConfig:
+    """Tuning of the photo pipeline's own stages."""
+
+    top_k: int = TOP_K
+    layout: LayoutConfig = DEFAULT_LAYOUT
+    reading: ReadingConfig = DEFAULT_READING
+
+
+DEFAULT_PIPELINE = PipelineConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class WinOption:
+    """The hand won on one tile: a candidate winning tile, or one wait of a 13-tile hand."""
+
+    tile: Tile
+    result: ScoreResult | None = None
+    error: AgariError | None = None
+
+    def to_json(self) -> dict:
+        return {"tile": str(self.tile),
+                "score": self.result.to_json() if self.result is not None else None,
+                "error": _error_json(self.error)}
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoResult:
+    """Everything read from one photo.
+
+    Attributes:
+        image: the photo's name (path as given).
+        width, height: its size in pixels.
+        detections: classified tiles, in the locator's order.
+        roles: per detection: ``concealed``, ``win``, ``meld 1``…, ``dora``, ``ura`` or ``other``.
+        read: per detection, the tile name the chosen reading gives it (None outside the hand).
+        reading: the hand-constrained reading (None when no hand could be read).
+        score: the score (the best candidate's when the winning tile is not known).
+        error: why the hand could not be scored, if it could not.
+        win_options: each candidate winning tile's score when the photo does not show it.
+        waits: each wait's score for a 13-tile hand.
+        notes: what was assumed, for the user.
+        timings: ``(stage, milliseconds)``.
+    """
+
+    image: str
+    width: int
+    height: int
+    detections: tuple[TileDetection, ...] = ()
+    roles: tuple[str, ...] = ()
+    read: tuple[str | None, ...] = ()
+    reading: Reading | None = None
+    score: ScoreResult | None = None
+    error: AgariError | None = None
+    win_options: tuple[WinOption, ...] = ()
+    waits: tuple[WinOption, ...] = ()
+    notes: tuple[str, ...] = ()
+    timings: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def layout(self) -> HandLayout | None:
+        return self.reading.layout if self.reading is not None else None
+
+    @property
+    def hand(self) -> str | None:
+        """HAND notation of the read hand (winning tile last; the best candidate if unknown)."""
+        if self.layout is None:
+            return None
+        if self.layout.win is None and self.score is not None and self.layout.size == 14:
+            return _with_win_last(self.layout, Tile.parse(self.score.win))
+        return self.layout.hand_text
+
+    @property
+    def elapsed_ms(self) -> float:
+        return sum(ms for _, ms in self.timings)
+
+    def to_json(self) -> dict:
+        """The photo JSON contract's document (plus reading details and timings)."""
+        tiles = []
+        for det, role, read in zip(self.detections, self.roles, self.read, strict=True):
+            tiles.append({**det.to_json(), "role": role, "read": read})
+        return {
+            "image": self.image, "width": self.width, "height": self.height, "tiles": tiles,
+            "layout": self.layout.to_json() if self.layout is not None else None,
+            "hand": self.hand,
+            "score": self.score.to_json() if self.score is not None else None,
+            "error": _error_json(self.error),
+            "win_candidates": [o.to_json() for o in self.win_options],
+            "waits": [o.to_json() for o in self.waits],
+            "reading": _reading_json(self.reading) if self.reading is not None else None,
+            "notes": list(self.notes),
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+
+def _with_win_last(layout: HandLayout, win: Tile) -> str:
+    rest = list(layout.concealed)
+    for i, t in enumerate(rest):
+        if t.kind == win.kind:
+            win = rest.pop(i)
+            break
+    return replace(layout, concealed=tuple(rest), win=win, concealed_detections=()).hand_text
+
+
+def _reading_json(reading: Reading) -> dict:
+    alts = []
+    for alt in reading.alternatives:
+        alts.append({"hand": alt.layout.hand_text, "layout": alt.layout.to_json(),
+                     "relative_probability": round(reading.relative(alt), 4)})
+    return {
+        "level": reading.level, "confidence": round(reading.confidence, 4),
+        "doubts": [d.to_json() for d in reading.doubts],
+        "corrections": [{"tile_index": i, "classifier": a, "read": b}
+                        for i, a, b in reading.corrections],
+        "alternatives": alts,
+    }
+
+
+def _error_json(err: AgariError | None) -> dict | None:
+    if err is None:
+        return None
+    return {"code": err.code, "message": err.message,
+            **{k: v for k, v in err.details.items() if isinstance(v, (str, int, list))}}
+
+
+# -- inputs ----------------------------------------------------------------------
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a photo as BGR ``uint8 (H, W, 3)``.
+
+    Raises:
+        ImageError: missing, empty, or not an image OpenCV can decode.
+    """
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"cannot read image {str(path)!r}: no such file")
+    data = np.fromfile(p, np.uint8)
+    if data.size == 0:
+        raise ImageError(f"cannot read image {str(path)!r}: the file is empty")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageError(f"cannot read image {str(path)!r}: not an image (or truncated)")
+    return image
+
+
+def situation_of(request: Mapping[str, Any]) -> Situation:
+    """The situation from ``agari score``'s option fields (``hand`` is the photo's, so absent).
+
+    ``win``, ``dora`` and ``ura``, when given, fix what the photo would otherwise say.
+
+    Raises:
+        InvalidInput: a bad option value (same messages as ``agari score``).
+    """
+    from agari.engine.requests import parse_situation
+
+    ctx, rules = parse_situation(request)
+    fixed_dora = ctx.dora if request.get("dora") is not None else None
+    fixed_ura = ctx.ura if request.get("ura") is not None else None
+    return Situation(rules, changed(ctx, win=None, dora=(), ura=()), ctx.win, fixed_dora,
+                     fixed_ura)
+
+
+@lru_cache(maxsize=1)
+def default_classifier():
+    """The shipped classifier, loaded once per process."""
+    from agari.models import TileClassifier
+
+    return TileClassifier.load()
+
+
+# -- stages ------------------------------------------------------------------------
+def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", classifier=None,
+               flip: bool | None = None, config: PipelineConfig = DEFAULT_PIPELINE
+               ) -> PhotoResult:
+    """Read and score the hand in a photo.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``.
+        situation: rules, the win's situation and any tiles the user fixed.
+        name: the photo's name for the result.
+        classifier: a `agari.models.TileClassifier`; default the shipped model.
+        flip: force the hand's frame turned round (True) or not (False); None guesses.
+        config: tuning.
+
+    Raises:
+        ImageError: not a usable image.
+        NoTiles: no tile found.
+        ModelError: the classifier model cannot be loaded.
+    """
+    from agari.vision.locate import locate
+
+    t0 = time.perf_counter()
+    dets = locate(image)
+    t1 = time.perf_counter()
+    if not dets:
+        raise NoTiles("no tiles found in the image")
+    clf = classifier if classifier is not None else default_classifier()
+    dets = clf.classify_detections(image, dets, top_k=config.top_k)
+    t2 = time.perf_counter()
+    result = read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
+                             config=config)
+    stages = (("locate", (t1 - t0) * 1e3), ("classify", (t2 - t1) * 1e3))
+    return replace(result, timings=stages + result.timings)
+
+
+def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name: str = "",
+                    size: tuple[int, int] = (0, 0), flip: bool | None = None,
+                    config: PipelineConfig = DEFAULT_PIPELINE) -> PhotoResult:
+    """Stages 3-4 on classified detections: layout, constrained reading, score.
+
+    Raises:
+        NoTiles: no face-up tile among the detections.
+    """
+    t0 = time.perf_counter()
+    dets = list(dets)
+    plans = analyse_layout(dets, config=config.layout, flip=flip)
+    situation, notes = _implied_riichi(plans[0], situation)
+    base = PhotoResult(name, int(size[0]), int(size[1]), tuple(dets),
+                       roles=_roles(plans[0], len(dets)), read=(None,) * len(dets))
+    try:
+        reading = read_hand(dets, plans, situation, config=config.reading)
+    except InvalidHand as err:
+        return replace(base, error=err, notes=plans[0].notes + notes,
+                       timings=(("layout", (time.perf_counter() - t0) * 1e3),))
+    t1 = time.perf_counter()
+    scored = _score(reading.layout, situation)
+    t2 = time.perf_counter()
+    best = reading.best
+    return replace(
+        base, roles=_roles(best.plan, len(dets)), read=_read_names(best.tiles, len(dets)),
+        reading=reading, notes=best.plan.notes + notes + scored.notes, score=scored.score,
+        error=scored.error, win_options=scored.win_options, waits=scored.waits,
+        timings=(("layout+reading", (t1 - t0) * 1e3), ("score", (t2 - t1) * 1e3)))
+
+
+def _roles(plan: LayoutPlan, n: int) -> tuple[str, ...]:
+    roles = plan.role_of()
+    return tuple(roles.get(i, "other") for i in range(n))
+
+
+def _read_names(tiles: tuple[tuple[int, Tile], ...], n: int) -> tuple[str | None, ...]:
+    names: list[str | None] = [None] * n
+    for i, t in tiles:
+        names[i] = str(t)
+    return tuple(names)
+
+
+def _implied_riichi(plan: LayoutPlan, situation: Situation) -> tuple[Situation, tuple[str, ...]]:
+    """Ura indicators are shown only after a riichi win: imply riichi for a closed hand."""
+    ctx = situation.ctx
+    if not plan.ura or situation.ura is not None or ctx.in_riichi:
+        return situation, ()
+    if all(m.kind == "closed_kan" for m in plan.melds):
+        note = "ura indicators are shown: scored as riichi (give --ura '' to ignore them)"
+        return replace(situation, ctx=changed(ctx, riichi=True)), (note,)
+    return situation, ("ura indicators shown beside an open hand are ignored",)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    score: ScoreResult | None = None
+    error: AgariError | None = None
+    win_options: tuple[WinOption, ...] = ()
+    waits: tuple[WinOption, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def _score(layout: HandLayout, situation: Situation) -> _Scored:
+    """Score the read hand: on its winning tile, on each candidate, or each wait."""
+    try:
+        hand = layout.hand()
+    except InvalidHand as err:
+        return _Scored(error=err)
+    win = layout.win if layout.win is not None else situation.win
+    if win is not None:
+        return _one(hand, win, layout, situation)
+    if hand.size == 13:
+        return _waits(hand, layout, situation)
+    options = tuple(_option(hand, t, layout, situation)
+                    for t in dict.fromkeys(TILES[t.kind] for t in layout.concealed))
+    scored = [o for o in options if o.result is not None]
+    if not scored:
+        return _Scored(error=options[0].error if options else InvalidHand("no concealed tile"),
+                       win_options=options)
+    best = max(scored, key=lambda o: (o.result.points, o.result.han, o.result.fu))
+    note = ("the photo does not show which tile won: scored the best of "
+            f"{len(scored)} candidate(s); give --win to choose")
+    return _Scored(score=best.result, win_options=options, notes=(note,))
+
+
+def _one(hand: Hand, win: Tile, layout: HandLayout, situation: Situation) -> _Scored:
+    option = _option(hand, win, layout, situation)
+    return _Scored(score=option.result, error=option.error)
+
+
+def _option(hand: Hand, win: Tile, layout: HandLayout, situation: Situation) -> WinOption:
+    try:
+        ctx = context_for(win, layout.dora, layout.ura, situation)
+        return WinOption(win, score(hand, ctx, situation.rules))
+    except AgariError as err:
+        return WinOption(win, error=err)
+
+
+def _waits(hand: Hand, layout: HandLayout, situation: Situation) -> _Scored:
+    from agari.engine.waits import score_each_wait
+
+    ctx = context_for(None, layout.dora, layout.ura, situation)
+    each = score_each_wait(hand, ctx, situation.rules)
+    if not each:
+        return _Scored(error=NotAgari(f"{layout.hand_text}: 13 tiles, not tenpai"))
+    waits = tuple(WinOption(t, r if isinstance(r, ScoreResult) else None,
+                            r if isinstance(r, AgariError) else None) for t, r in each.items())
+    return _Scored(waits=waits, notes=("13 tiles: a waiting hand; each wait is scored",))

@@ -1,0 +1,257 @@
+"""Layout analysis (stage 3): where the concealed tiles, winning tile, melds and dora lie.
+
+`analyse_layout` reads only geometry and the face-up/face-down split of
+classified detections; which tile each face shows is decided later, by the
+hand-constrained reading (`agari.vision.reading`), which also chooses between
+the layout's candidate plans when the geometry alone is ambiguous (touching
+melds that can be cut in two ways).
+
+How a shown hand is read (手牌の並べ方):
+
+- The hand's row is the row with the most face-up tiles; its direction and
+  "up" (the far side) give the frame. Gaps along it split it into groups.
+- Concealed tiles come first (left); a single tile set apart at the right end
+  of them is the winning tile (和了牌). Called melds lie to the right: three or
+  four columns with one sideways tile (横向き), whose position gives the
+  source: left = from the left player (上家), middle = across (対面), right =
+  from the right player (下家). Two stacked sideways tiles are an added kan
+  (加槓); four tiles with backs at the ends a closed kan (暗槓).
+- When melds are found only on the left, the photo was taken from the other
+  side and the frame is turned round.
+- Dora indicators (ドラ表示牌) are a separate group of up to five face-up tiles,
+  possibly flanked by face-down tiles of the dead wall (王牌); ura indicators
+  (裏ドラ) lie just below them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from agari.engine.errors import NoTiles
+from agari.engine.hand import SOURCES
+from agari.engine.tiles import NONE
+from agari.vision.detection import TileDetection
+from agari.vision.layout_extras import ExtrasConfig, find_extras
+from agari.vision.layout_geometry import (
+    GeometryConfig,
+    HandFrame,
+    columns_of,
+    find_rows,
+    frame_of_row,
+    is_face_down,
+    quads_of,
+    row_weight,
+    satellite_rows,
+    sideways_flags,
+    split_by_gaps,
+    stacked_onto,
+)
+from agari.vision.layout_parse import Chunk, segment_row
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutConfig:
+    """Tuning of the layout analyser (lengths in tile widths of the hand's row)."""
+
+    group_gap: float = 0.22
+    """A gap along the row wider than this separates groups (win tile apart, melds)."""
+    geometry: GeometryConfig = field(default_factory=GeometryConfig)
+    extras: ExtrasConfig = field(default_factory=ExtrasConfig)
+
+
+DEFAULT_LAYOUT = LayoutConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class MeldPlace:
+    """Where one meld lies: its columns (detection indices) and which column is sideways.
+
+    Attributes:
+        kind: ``open`` (chi, pon or open kan: decided by the tiles), ``added_kan``
+            (加槓: a stacked pair of sideways tiles) or ``closed_kan`` (暗槓).
+        columns: detection indices per column, left to right; each column lists
+            its tiles nearest the player first (two for an added kan's stack).
+        sideways_index: the column lying sideways (None for a closed kan).
+        hidden: columns showing their backs (a closed kan's two).
+    """
+
+    kind: str
+    columns: tuple[tuple[int, ...], ...]
+    sideways_index: int | None = None
+    hidden: tuple[int, ...] = ()
+
+    @property
+    def detections(self) -> tuple[int, ...]:
+        """Every detection index of the meld, column by column."""
+        return tuple(i for col in self.columns for i in col)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The face-up detections, left to right (a closed kan shows two)."""
+        return tuple(i for k, col in enumerate(self.columns) if k not in self.hidden for i in col)
+
+    @property
+    def source(self) -> str | None:
+        """Who discarded the called tile, from the sideways tile's position."""
+        if self.sideways_index is None:
+            return None
+        if self.sideways_index == 0:
+            return SOURCES[0]
+        return SOURCES[2] if self.sideways_index == len(self.columns) - 1 else SOURCES[1]
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutPlan:
+    """One reading of the photo's geometry; detection indices name the tiles.
+
+    Attributes:
+        frame: the hand's axes and tile size.
+        concealed: the concealed tiles left to right (without the winning tile).
+        win: the winning tile set apart, or None when none is seen.
+        melds: the melds left to right.
+        dora, ura: indicator tiles left to right.
+        others: everything else (other tiles on the table, dead-wall backs, non-tiles).
+        flipped: the frame was turned round (the hand seen from the other side).
+        notes: what the analyser assumed, for the user.
+    """
+
+    frame: HandFrame
+    concealed: tuple[int, ...]
+    win: int | None = None
+    melds: tuple[MeldPlace, ...] = ()
+    dora: tuple[int, ...] = ()
+    ura: tuple[int, ...] = ()
+    others: tuple[int, ...] = ()
+    flipped: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Hand size counting each meld as three: 14 complete, 13 waiting."""
+        return len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
+
+    def role_of(self) -> dict[int, str]:
+        """Detection index → role name (``concealed``, ``win``, ``meld 1``, ``dora``, ``ura``)."""
+        roles = {i: "concealed" for i in self.concealed}
+        if self.win is not None:
+            roles[self.win] = "win"
+        for k, m in enumerate(self.melds):
+            roles.update({i: f"meld {k + 1}" for i in m.detections})
+        roles.update({i: "dora" for i in self.dora})
+        roles.update({i: "ura" for i in self.ura})
+        return roles
+
+
+def is_tile(det: TileDetection) -> bool:
+    """False for what the classifier called ``none`` (not a tile)."""
+    return not (det.label is None and det.alternatives and det.alternatives[0][0] == NONE)
+
+
+def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_LAYOUT,
+                   flip: bool | None = None) -> list[LayoutPlan]:
+    """Candidate layouts of a photographed hand, the geometrically likeliest first.
+
+    Args:
+        dets: classified detections (a ``back`` label or the locator's
+            ``face_down`` flag marks face-down tiles).
+        config: thresholds.
+        flip: force the hand's frame turned round (True) or as located (False);
+            None decides from where the melds lie.
+
+    Returns:
+        One plan per way the hand's row can be cut into concealed tiles and
+        melds (usually one); never empty.
+
+    Raises:
+        NoTiles: no face-up tile to read.
+    """
+    idx = [i for i, d in enumerate(dets) if is_tile(d)]
+    if not any(not is_face_down(dets[i]) for i in idx):
+        raise NoTiles("no face-up tile found in the image")
+    tiles = [dets[i] for i in idx]
+    rows = [[idx[j] for j in row] for row in find_rows(tiles, config.geometry)]
+    centre_y = {i: dets[i].centre[1] for i in idx}
+    hand_row = max(rows, key=lambda r: (row_weight(dets, r),
+                                        float(np.mean([centre_y[i] for i in r]))))
+    frame = frame_of_row(dets, hand_row)
+    quads = quads_of(dets)
+    others = [r for r in rows if r is not hand_row]
+    hand_row = hand_row + satellite_rows(hand_row, others, quads, frame, config.geometry)
+    small = [i for r in others if len(r) <= 2 for i in r if i not in set(hand_row)]
+    hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
+                                       config.geometry)
+    plans = _plans_in(dets, hand_row, frame, config, flip)
+    rest = [i for i in idx if i not in set(hand_row)]
+    not_tiles = [i for i, d in enumerate(dets) if not is_tile(d)]
+    out = []
+    for plan, used in plans:
+        ext = plan.frame.project(quads_of(dets))
+        extras = find_extras(dets, ext, plan.frame, rest, plan, hand_row, config.extras)
+        leftover = [i for i in hand_row if i not in used]
+        others = sorted(set(leftover) | set(extras.others) | set(not_tiles))
+        win = plan.win if plan.win is not None else extras.win
+        notes = plan.notes + extras.notes
+        concealed = plan.concealed
+        out.append(LayoutPlan(plan.frame, concealed, win, plan.melds, extras.dora, extras.ura,
+                              tuple(others), plan.flipped, notes))
+    return out
+
+
+def _tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) -> str:
+    out = []
+    for col in cols:
+        if len(col) >= 2 and all(side[i] for i in col):
+            out.append("K")
+        elif side[col[0]]:
+            out.append("S")
+        else:
+            out.append("B" if is_face_down(dets[col[0]]) else "P")
+    return "".join(out)
+
+
+def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame,
+              config: LayoutConfig, flip: bool | None) -> list[tuple[LayoutPlan, set[int]]]:
+    """Plans of the hand's row in ``frame`` (or turned round), with the detections they use."""
+    tries = [False, True] if flip is None else [flip]
+    for turned in tries:
+        f = frame.flipped() if turned else frame
+        ext = f.project(quads_of(dets))
+        cols = columns_of(row, ext, config.geometry)
+        groups = split_by_gaps(cols, ext, config.group_gap * f.tile_width)
+        side = sideways_flags(dets, ext, groups, config.geometry)
+        tokens = [_tokens(g, dets, side) for g in groups]
+        cuts = segment_row(tokens)
+        if cuts:
+            return [_plan_of(cut, cols, "".join(tokens), f, turned) for cut in cuts]
+    # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
+    f = frame.flipped() if flip else frame
+    ext = f.project(quads_of(dets))
+    side = sideways_flags(dets, ext, [[[i] for i in row]], config.geometry)
+    order = sorted(row, key=lambda i: ext[i, 0])
+    faces = tuple(i for i in order if not side[i] and not is_face_down(dets[i]))
+    note = "could not tell concealed tiles from melds; read every upright face as concealed"
+    return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
+
+
+def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFrame,
+             turned: bool) -> tuple[LayoutPlan, set[int]]:
+    runs = [c for c in cut if c.kind == "concealed"]
+    concealed = [cols[k][0] for c in runs for k in range(c.start, c.stop)]
+    win = None
+    if len(runs) >= 2 and runs[-1].width == 1:
+        win = concealed.pop()
+    melds = []
+    for c in cut:
+        if c.kind == "concealed":
+            continue
+        columns = tuple(tuple(cols[k]) for k in range(c.start, c.stop))
+        part = tokens[c.start:c.stop]
+        side = None if c.kind == "closed_kan" else max(part.find("S"), part.find("K"))
+        hidden = tuple(k for k, token in enumerate(part) if token == "B")
+        melds.append(MeldPlace(c.kind, columns, side, hidden))
+    notes = ("melds lie left of the hand: read as seen from the other side",) if turned else ()
+    used = set(concealed) | ({win} if win is not None else set())
+    used |= {i for m in melds for i in m.detections}
+    return LayoutPlan(frame, tuple(concealed), win, tuple(melds), flipped=turned,
+                      notes=notes), used

@@ -1,0 +1,233 @@
+"""Tiles beside the hand's row: dora and ura indicators, a winning tile lying apart.
+
+Groups are found among the tiles outside the hand's row (each row in its own
+frame, split at gaps). A dead-wall group (王牌) is face-down tiles with one to
+five face-up indicators among them; a loose indicator group is one to five
+face-up tiles. Indicators lie near the hand, beside or behind it (never in
+front of it, on the player's side), within `ExtrasConfig.max_gap` of their
+own tile heights: ponds and other tiles on the table lie farther off.
+
+The dora indicators are the dead wall's faces, else the loose group nearest
+the hand. The ura indicators (裏ドラ表示牌, never more than the dora) are a
+loose group just below the dora (nearer the player), or right beside them in
+their row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from agari.engine.context import MAX_INDICATORS
+from agari.vision.detection import TileDetection
+from agari.vision.layout_geometry import (
+    HandFrame,
+    columns_of,
+    find_rows,
+    frame_of_row,
+    is_face_down,
+    quads_of,
+    sideways_flags,
+    split_by_gaps,
+)
+
+if TYPE_CHECKING:
+    from agari.vision.layout import LayoutPlan
+
+
+@dataclass(frozen=True, slots=True)
+class ExtrasConfig:
+    """Where indicators and a lone winning tile may lie (lengths in tile sizes)."""
+
+    group_gap: float = 0.2
+    """Gap (tile widths) that separates groups outside the hand's row."""
+    max_gap: float = 5.0
+    """Indicator groups farther from the hand than this many of their own tile heights
+    are other tiles on the table (ponds, walls). Heights, unlike widths, shrink with
+    the view's obliqueness as gaps on the table do."""
+    crowd_gap: float = 0.6
+    """A loose group with a row of more than five face-up tiles this close (own tile
+    heights) is part of a pond (河), not indicators."""
+    reach: float = 2.5
+    """Indicator groups lie at most this many hand tile widths beyond the hand's ends."""
+    ura_gap: float = 0.9
+    """Largest gap (tile heights) between the dora and the ura group below them."""
+    ura_beside: float = 2.0
+    """Largest gap (tile widths) between the dora and ura groups side by side in one row."""
+    win_reach: float = 2.0
+    """A lone face-up tile within this many tile widths of the concealed tiles' right end,
+    and within `win_rise` tile heights across the row, is taken as the winning tile."""
+    win_rise: float = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """Indicators and a lone winning tile found beside the hand (detection indices)."""
+
+    dora: tuple[int, ...] = ()
+    ura: tuple[int, ...] = ()
+    win: int | None = None
+    others: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    faces: tuple[int, ...]
+    backs: tuple[int, ...]
+    sideways: int
+    span: tuple[float, float, float, float]
+    """``u0, u1, v0, v1`` in the hand's frame."""
+    height: float
+    """Median across-row extent of its tiles in the hand's frame (its own tile height)."""
+
+    @property
+    def indicator_like(self) -> bool:
+        return self.sideways == 0 and 1 <= len(self.faces) <= MAX_INDICATORS
+
+    @property
+    def dead_wall(self) -> bool:
+        return self.indicator_like and bool(self.backs)
+
+
+def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
+            cfg: ExtrasConfig) -> list[_Group]:
+    out = []
+    sub = [dets[i] for i in rest]
+    for row in find_rows(sub):
+        members = [rest[j] for j in row]
+        frame = frame_of_row(dets, members)
+        ext = frame.project(quads_of(dets))
+        cols = columns_of(members, ext)
+        groups = split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width)
+        side = sideways_flags(dets, ext, groups)
+        for group in groups:
+            ids = [i for col in group for i in col]
+            faces = tuple(i for i in ids if not is_face_down(dets[i]) and not side[i])
+            backs = tuple(i for i in ids if is_face_down(dets[i]))
+            e = hand_ext[ids]
+            span = (float(e[:, 0].min()), float(e[:, 1].max()),
+                    float(e[:, 2].min()), float(e[:, 3].max()))
+            height = float(np.median(e[:, 3] - e[:, 2]))
+            out.append(_Group(faces, backs, int(side[ids].sum()), span, height))
+    return out
+
+
+def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
+          cfg: ExtrasConfig) -> bool:
+    """Beside or behind the hand, not in front of it, and not far off."""
+    u0, u1, v0, v1 = g.span
+    if (v0 + v1) / 2 < hand[2]:
+        return False
+    if u1 < hand[0] - cfg.reach * frame.tile_width or u0 > hand[1] + cfg.reach * frame.tile_width:
+        return False
+    return _distance(g.span, hand) <= cfg.max_gap * max(g.height, 1.0)
+
+
+def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:
+    """A short row beside full rows of discards: the end of a pond."""
+    if g.backs:
+        return False
+    for other in groups:
+        if other is g or len(other.faces) <= MAX_INDICATORS:
+            continue
+        if _distance(g.span, other.span) <= cfg.crowd_gap * max(g.height, 1.0):
+            return True
+    return False
+
+
+def _distance(span: tuple[float, float, float, float],
+              hand: tuple[float, float, float, float]) -> float:
+    du = max(hand[0] - span[1], span[0] - hand[1], 0.0)
+    dv = max(hand[2] - span[3], span[2] - hand[3], 0.0)
+    return float(np.hypot(du, dv))
+
+
+def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, rest: list[int],
+                plan: LayoutPlan, row: list[int], cfg: ExtrasConfig) -> Extras:
+    """Dora, ura and a lone winning tile among the tiles outside the hand's row.
+
+    Args:
+        dets: all detections.
+        ext: float ``(N, 4)`` extents of every detection in the hand's frame.
+        frame: the hand's frame.
+        rest: indices of tiles outside the hand's row.
+        plan: the hand's `LayoutPlan` (its concealed tiles, win and melds).
+        row: indices of the hand's row.
+        cfg: thresholds.
+    """
+    h = ext[row]
+    hand = (float(h[:, 0].min()), float(h[:, 1].max()), float(h[:, 2].min()), float(h[:, 3].max()))
+    groups = _groups(dets, rest, ext, cfg)
+    notes: list[str] = []
+    win = None
+    if plan.win is None and plan.size == 13:
+        win = _lone_win(groups, ext, plan, frame, cfg)
+        if win is not None:
+            groups = [g for g in groups if g.faces != (win,)]
+            notes.append("the winning tile lies apart from the hand")
+    near = [g for g in groups if g.indicator_like and _near(g, hand, frame, cfg)
+            and not _in_pond(g, groups, cfg)]
+    dora_group, ura_group = _indicators(near, hand, frame, cfg)
+    used: set[int] = set()
+    dora: tuple[int, ...] = ()
+    ura: tuple[int, ...] = ()
+    if dora_group is not None:
+        dora = dora_group.faces
+        used |= set(dora_group.faces) | set(dora_group.backs)
+    if ura_group is not None:
+        ura = ura_group.faces
+        used |= set(ura_group.faces)
+    others = tuple(i for i in rest if i not in used and i != win)
+    return Extras(dora, ura, win, others, tuple(notes))
+
+
+def _lone_win(groups: list[_Group], ext: np.ndarray, plan: LayoutPlan, frame: HandFrame,
+              cfg: ExtrasConfig) -> int | None:
+    """A single face-up tile just beyond the concealed tiles' right end."""
+    if not plan.concealed:
+        return None
+    c = ext[list(plan.concealed)]
+    end, v_mid = float(c[:, 1].max()), float((c[:, 2].min() + c[:, 3].max()) / 2)
+    best, best_d = None, None
+    for g in groups:
+        if len(g.faces) != 1 or g.backs or g.sideways:
+            continue
+        u_mid, v = (g.span[0] + g.span[1]) / 2, (g.span[2] + g.span[3]) / 2
+        du = (u_mid - end) / frame.tile_width
+        dv = abs(v - v_mid) / frame.tile_height
+        if 0.0 <= du <= cfg.win_reach and dv <= cfg.win_rise:
+            d = du + dv
+            if best_d is None or d < best_d:
+                best, best_d = g.faces[0], d
+    return best
+
+
+def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
+    """``g`` holds the ura indicators of ``dora``: no more tiles, just below or right beside."""
+    if g is dora or g.backs or len(g.faces) > len(dora.faces):
+        return False
+    d, u = dora.span, g.span
+    size = max(dora.height, g.height, 1.0)
+    width = (u[1] - u[0]) / max(len(g.faces), 1)
+    overlap_u = min(d[1], u[1]) - max(d[0], u[0])
+    overlap_v = min(d[3], u[3]) - max(d[2], u[2])
+    below = d[2] - u[3]
+    if overlap_u > 0.5 * width and -0.3 * size <= below <= cfg.ura_gap * size:
+        return True
+    beside = u[0] - d[1]
+    return overlap_v > 0.5 * size and 0 < beside <= cfg.ura_beside * width
+
+
+def _indicators(near: list[_Group], hand: tuple[float, float, float, float],
+                frame: HandFrame, cfg: ExtrasConfig) -> tuple[_Group | None, _Group | None]:
+    """(dora group, ura group) among the indicator-like groups near the hand."""
+    if not near:
+        return None, None
+    by_distance = sorted(near, key=lambda g: (not g.dead_wall, _distance(g.span, hand)))
+    for dora in by_distance:
+        if dora.dead_wall or not any(_ura_of(a, dora, cfg) for a in near):
+            ura = next((g for g in by_distance if _ura_of(dora, g, cfg)), None)
+            return dora, ura
+    return by_distance[0], None

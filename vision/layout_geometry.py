@@ -1,0 +1,346 @@
+"""Geometry of a shown hand: the hand's frame, rows, stacked columns and gap-split groups.
+
+Everything here is pure geometry over `TileDetection` quads; labels are used
+only to tell face-down tiles from face-up ones (`is_face_down`). Positions are
+measured in a `HandFrame`: ``u`` along the hand's row (left → right as its
+player reads it), ``v`` towards the far side of the row ("up"). Gaps are
+measured in units of the hand's tile width (the along-row extent of an upright
+tile), so the thresholds hold from 20 px tiles to 400 px tiles.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from agari.engine.tiles import BACK
+from agari.vision.detection import TileDetection
+
+
+@dataclass(frozen=True, slots=True)
+class GeometryConfig:
+    """Thresholds of row and group finding (lengths in tile widths)."""
+
+    angle_tolerance: float = 20.0
+    """Degrees two tiles' row directions may differ and still share a row."""
+    row_overlap: float = 0.45
+    """Two tiles side by side in a row overlap across the row by at least this fraction of
+    the smaller tile's extent."""
+    row_link_gap: float = 3.2
+    """Largest gap along a row (tile widths) that still links two tiles into one row."""
+    stack_overlap: float = 0.5
+    """Two sideways tiles overlapping along the row by this fraction of the narrower one,
+    one above the other, are a stack (an added kan)."""
+    stack_gap: float = 0.35
+    """Largest gap across the row (tile widths) between the two tiles of a stack."""
+    satellite_gap: float = 4.5
+    """Largest gap (tile widths) between a hand's row and a row of melds continuing it."""
+    satellite_drop: float = 1.2
+    """How far (tile heights) in front of the hand a continuing row may lie."""
+    satellite_size: int = 18
+    """Rows longer than this never continue a hand (four kans and a winning tile at most)."""
+    sideways_ratio: float = 1.4
+    """A tile is sideways when its along/across aspect exceeds the row's median upright
+    aspect by this factor (the locator's own flag counts too)."""
+
+
+DEFAULT_GEOMETRY = GeometryConfig()
+
+MELD_COLUMNS = 3
+"""Columns of the smallest meld: narrower groups are not tested for sideways tiles."""
+UPRIGHT_SPREAD = 1.2
+"""Tiles within this factor of a row's median aspect count as upright when sizing the row."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandFrame:
+    """The hand's own axes in image pixels.
+
+    Attributes:
+        along: unit vector along the row (the player's left → right), image axes.
+        up: unit vector across the row, towards its far side.
+        tile_width: along-row extent of an upright tile, pixels.
+        tile_height: across-row extent of an upright tile, pixels.
+    """
+
+    along: tuple[float, float]
+    up: tuple[float, float]
+    tile_width: float
+    tile_height: float
+
+    def project(self, quads: np.ndarray) -> np.ndarray:
+        """Extents of quads in this frame (see `mid_extents`).
+
+        Args:
+            quads: float ``(N, 4, 2)`` image points.
+
+        Returns:
+            float ``(N, 4)``: ``u0, u1, v0, v1`` per quad, pixels.
+        """
+        return mid_extents(quads, np.asarray(self.along, np.float64),
+                           np.asarray(self.up, np.float64))
+
+    def flipped(self) -> HandFrame:
+        """The same row seen from the other side (a hand photographed upside down)."""
+        return HandFrame((-self.along[0], -self.along[1]), (-self.up[0], -self.up[1]),
+                         self.tile_width, self.tile_height)
+
+    @property
+    def angle(self) -> float:
+        """Row direction in degrees (image x axis = 0, y down)."""
+        return math.degrees(math.atan2(self.along[1], self.along[0]))
+
+
+def mid_extents(quads: np.ndarray, along: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """``(N, 4)`` extents ``u0, u1, v0, v1`` of quads along ``along`` and ``up``.
+
+    Measured between the midpoints of opposite edges (left edge to right edge,
+    bottom to top), not the corners' hull: a tile lying flat and seen
+    obliquely is a sheared quad whose corners overhang its neighbours, but
+    whose edge midpoints still abut them. ``along``/``up`` are ``(2,)`` or
+    per-quad ``(N, 2)`` unit vectors.
+    """
+    u = quads @ along if along.ndim == 1 else np.einsum("nkd,nd->nk", quads, along)
+    v = quads @ up if up.ndim == 1 else np.einsum("nkd,nd->nk", quads, up)
+    left, right = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
+    bottom, top = (v[:, 2] + v[:, 3]) / 2, (v[:, 0] + v[:, 1]) / 2
+    return np.stack([np.minimum(left, right), np.maximum(left, right),
+                     np.minimum(bottom, top), np.maximum(bottom, top)], axis=1)
+
+
+def is_face_down(det: TileDetection) -> bool:
+    """The back shows: the classifier says ``back``, or (unclassified) the locator thinks so."""
+    if det.label is not None:
+        return det.label == BACK
+    return det.face_down
+
+
+def quads_of(dets: list[TileDetection]) -> np.ndarray:
+    """float ``(N, 4, 2)`` array of the detections' quads."""
+    if not dets:
+        return np.zeros((0, 4, 2))
+    return np.asarray([d.quad for d in dets], np.float64)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.where(n > 0, n, 1.0)
+
+
+def tile_axes(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per tile, the unit row direction (TL→TR and BL→BR averaged) and the unit normal
+    to it on the tile's far side (its "up", square to the row even for a sheared quad).
+
+    Returns:
+        two float ``(N, 2)`` arrays.
+    """
+    along = _unit((quads[:, 1] - quads[:, 0]) + (quads[:, 2] - quads[:, 3]))
+    raw_up = (quads[:, 0] - quads[:, 3]) + (quads[:, 1] - quads[:, 2])
+    up = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    sign = np.where((up * raw_up).sum(1) < 0, -1.0, 1.0)
+    return along, up * sign[:, None]
+
+
+def _own_extents(quads: np.ndarray, along: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """``(N, 2)`` along-row and across-row extents of each quad in its own axes."""
+    ext = mid_extents(quads, along, up)
+    return np.stack([ext[:, 1] - ext[:, 0], ext[:, 3] - ext[:, 2]], axis=1)
+
+
+def find_rows(dets: list[TileDetection], cfg: GeometryConfig = DEFAULT_GEOMETRY
+              ) -> list[list[int]]:
+    """Group detections into rows: tiles with one direction, side by side.
+
+    Two tiles are linked when their row directions agree within
+    ``angle_tolerance`` and, in the first one's axes, they overlap across the
+    row and the gap along it is at most ``row_link_gap`` tile widths. Rows are
+    the linked components, largest first. (The upper tile of an added kan
+    joins its row later, see `stacked_onto`.)
+    """
+    n = len(dets)
+    if n == 0:
+        return []
+    quads = quads_of(dets)
+    along, up = tile_axes(quads)
+    own = _own_extents(quads, along, up)
+    short = np.minimum(own[:, 0], own[:, 1])
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cos_tol = math.cos(math.radians(cfg.angle_tolerance))
+    for i in range(n):
+        u0, u1, v0, v1 = mid_extents(quads, along[i], up[i]).T
+        same_dir = along @ along[i] >= cos_tol
+        v_overlap = np.minimum(v1, v1[i]) - np.maximum(v0, v0[i])
+        u_gap = np.maximum(u0 - u1[i], u0[i] - u1)
+        ext_v = v1 - v0
+        side = (v_overlap >= cfg.row_overlap * np.minimum(ext_v, ext_v[i])) & \
+               (u_gap <= cfg.row_link_gap * max(short[i], 1.0))
+        for j in np.nonzero(same_dir & side)[0]:
+            if j != i:
+                a, b = root(i), root(int(j))
+                if a != b:
+                    parent[b] = a
+    rows: dict[int, list[int]] = {}
+    for i in range(n):
+        rows.setdefault(root(i), []).append(i)
+    return sorted(rows.values(), key=lambda r: (-len(r), r[0]))
+
+
+def stacked_onto(row: list[int], loose: list[int], ext: np.ndarray, frame: HandFrame,
+                 cfg: GeometryConfig = DEFAULT_GEOMETRY) -> list[int]:
+    """Tiles of ``loose`` that lie on top of a sideways tile of ``row`` (an added kan, 加槓).
+
+    Such a tile lies sideways just beyond (across the row from) a sideways tile
+    of the row, overlapping it along the row.
+    """
+    aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
+    wide = aspect > cfg.sideways_ratio * float(np.median(aspect[row]))
+    bases = [i for i in row if wide[i]]
+    found = []
+    for j in loose:
+        if not wide[j]:
+            continue
+        for i in bases:
+            overlap = min(ext[i, 1], ext[j, 1]) - max(ext[i, 0], ext[j, 0])
+            narrow = min(ext[i, 1] - ext[i, 0], ext[j, 1] - ext[j, 0])
+            gap = ext[j, 2] - ext[i, 3]
+            if overlap >= cfg.stack_overlap * narrow and \
+                    -cfg.stack_gap * frame.tile_width <= gap <= cfg.stack_gap * frame.tile_width:
+                found.append(j)
+                break
+    return found
+
+
+def satellite_rows(row: list[int], others: list[list[int]], quads: np.ndarray, frame: HandFrame,
+                   cfg: GeometryConfig = DEFAULT_GEOMETRY) -> list[int]:
+    """Rows that continue ``row`` at either end: melds lying in front of a standing hand.
+
+    A tile lying flat beside standing tiles does not overlap them across the
+    row, so melds (and a winning tile laid flat) form rows of their own. Such a
+    row is parallel to the hand, starts within ``satellite_gap`` tile widths of
+    its end, and lies level with it or just in front of it (never behind it,
+    where the dora are).
+    """
+    ext = frame.project(quads)
+    along, _ = tile_axes(quads)
+    cos_tol = math.cos(math.radians(cfg.angle_tolerance))
+    direction = np.asarray(frame.along)
+    members = list(row)
+    pending = [r for r in others if len(r) <= cfg.satellite_size]
+    grown = True
+    while grown:
+        grown = False
+        u0, u1 = ext[members, 0].min(), ext[members, 1].max()
+        v0, v1 = ext[members, 2].min(), ext[members, 3].max()
+        for r in pending:
+            if float((along[r] @ direction).mean()) < cos_tol:
+                continue
+            gap = max(ext[r, 0].min() - u1, u0 - ext[r, 1].max())
+            centre = float((ext[r, 2] + ext[r, 3]).mean() / 2)
+            if -0.5 * frame.tile_width <= gap <= cfg.satellite_gap * frame.tile_width and \
+                    v0 - cfg.satellite_drop * frame.tile_height <= centre <= v1:
+                members.extend(r)
+                pending.remove(r)
+                grown = True
+                break
+    return members[len(row):]
+
+
+def row_weight(dets: list[TileDetection], row: list[int]) -> float:
+    """How much a row looks like a player's hand: face-up tiles count 1, backs 1/2."""
+    return sum(0.5 if is_face_down(dets[i]) else 1.0 for i in row)
+
+
+def frame_of_row(dets: list[TileDetection], row: list[int]) -> HandFrame:
+    """The frame of one row: mean direction of its tiles, tile size from its upright tiles."""
+    quads = quads_of([dets[i] for i in row])
+    along, up = tile_axes(quads)
+    a = _unit(along.mean(0))
+    # Up is perpendicular to the row; its sign follows the majority of the tiles.
+    perp = np.array([a[1], -a[0]])
+    if float((up @ perp).sum()) < 0:
+        perp = -perp
+    own = _own_extents(quads, along, up)
+    # Most tiles of a hand stand upright; sideways (called) ones are the wide outliers.
+    aspect = own[:, 0] / np.maximum(own[:, 1], 1e-6)
+    sizes = own[aspect <= np.median(aspect) * UPRIGHT_SPREAD]
+    width, height = float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1]))
+    return HandFrame((float(a[0]), float(a[1])), (float(perp[0]), float(perp[1])),
+                     max(width, 1.0), max(height, 1.0))
+
+
+def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
+                   cfg: GeometryConfig = DEFAULT_GEOMETRY) -> np.ndarray:
+    """bool ``(N,)``: each tile of ``groups`` lies with its long side along the row.
+
+    A tile is sideways when the locator says so, or, in a group of at least
+    three columns (a meld's size), when its along/across aspect exceeds
+    ``sideways_ratio`` times the group's median aspect. Comparing within the
+    group keeps lying melds beside a standing hand right: seen obliquely, all
+    their tiles look squat, the called one still about twice as much. A lone
+    tile lying beside a standing row looks squat too, yet it is no called tile.
+    """
+    aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
+    flags = np.array([d.sideways for d in dets], bool)
+    for g in groups:
+        if len(g) < MELD_COLUMNS:
+            continue
+        ref = float(np.median(aspect[[c[0] for c in g]]))
+        for col in g:
+            for i in col:
+                flags[i] |= bool(aspect[i] > cfg.sideways_ratio * ref)
+    return flags
+
+
+def columns_of(row: list[int], ext: np.ndarray, cfg: GeometryConfig = DEFAULT_GEOMETRY
+               ) -> list[list[int]]:
+    """Split a row into columns left to right; tiles stacked across the row share one.
+
+    A column is listed bottom (nearest the player) first.
+    """
+    order = sorted(row, key=lambda i: (ext[i, 0] + ext[i, 1]) / 2)
+    cols: list[list[int]] = []
+    for i in order:
+        if cols:
+            last = cols[-1]
+            lo, hi = min(ext[j, 0] for j in last), max(ext[j, 1] for j in last)
+            overlap = min(hi, ext[i, 1]) - max(lo, ext[i, 0])
+            narrow = min(hi - lo, ext[i, 1] - ext[i, 0])
+            if overlap >= cfg.stack_overlap * narrow:
+                last.append(i)
+                continue
+        cols.append([i])
+    for c in cols:
+        c.sort(key=lambda i: ext[i, 2])
+    return cols
+
+
+def column_span(col: list[int], ext: np.ndarray) -> tuple[float, float]:
+    """``(u0, u1)`` of a column, pixels."""
+    return min(ext[i, 0] for i in col), max(ext[i, 1] for i in col)
+
+
+def split_by_gaps(cols: list[list[int]], ext: np.ndarray, limit: float
+                  ) -> list[list[list[int]]]:
+    """Split consecutive columns into groups wherever the gap between them exceeds ``limit`` px."""
+    groups: list[list[list[int]]] = []
+    prev_end = None
+    for col in cols:
+        u0, u1 = column_span(col, ext)
+        if prev_end is None or u0 - prev_end > limit:
+            groups.append([])
+        groups[-1].append(col)
+        prev_end = u1 if prev_end is None else max(prev_end, u1)
+    return groups
+
+
+def gap_before(group: list[list[int]], prev: list[list[int]], ext: np.ndarray) -> float:
+    """Pixels between the end of ``prev`` and the start of ``group`` along the row."""
+    return column_span(group[0], ext)[0] - column_span(prev[-1], ext)[1]

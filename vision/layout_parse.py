@@ -1,0 +1,125 @@
+"""Parse a hand's row into concealed runs and melds from the shape of its columns.
+
+A row is a sequence of columns, each one token:
+
+- ``P`` an upright face-up tile, ``B`` an upright face-down tile,
+- ``S`` a sideways tile (a called tile), ``K`` two sideways tiles stacked (加槓, added kan).
+
+Gaps split the row into groups; a chunk never crosses a gap. Each group is
+cut into chunks: a run of ``P`` (concealed tiles), a closed kan ``BPPB``
+(暗槓, backs at the ends; some show ``PBBP``), or an open meld: three columns with one ``S`` (chi,
+pon), three with one ``K`` (shouminkan) or four with one ``S`` (minkan).
+Concealed runs come before every open meld, as players lay hands out;
+closed kans may sit anywhere. Touching melds can often be cut in more than
+one way (``PPPSPP`` after the hand…): every valid cut is returned and the
+reading stage chooses by the tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Token = Literal["P", "B", "S", "K"]
+ChunkKind = Literal["concealed", "open", "added_kan", "closed_kan"]
+
+CLOSED_KANS = ("BPPB", "PBBP")
+"""How a closed kan shows: backs at the ends, or (less often) in the middle."""
+MAX_SEGMENTATIONS = 16
+"""Cap on the cuts returned for one row (the reading tries each)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Consecutive columns ``start..stop-1`` of a row and what they are."""
+
+    kind: ChunkKind
+    start: int
+    stop: int
+    group: int
+    """Index of the gap-delimited group the chunk lies in."""
+
+    @property
+    def width(self) -> int:
+        return self.stop - self.start
+
+
+def _meld_kind(tokens: str) -> ChunkKind | None:
+    if tokens in CLOSED_KANS:
+        return "closed_kan"
+    called = tokens.count("S") + tokens.count("K")
+    if called != 1 or "B" in tokens:
+        return None
+    if "K" in tokens:
+        return "added_kan" if len(tokens) == 3 else None
+    return "open" if len(tokens) in (3, 4) else None
+
+
+def _cut_group(tokens: str, offset: int, group: int, melds_started: bool
+               ) -> list[tuple[list[Chunk], bool]]:
+    """Every way to cut one group; each with whether open melds have started by its end."""
+    out: list[tuple[list[Chunk], bool]] = []
+
+    def walk(pos: int, chunks: list[Chunk], started: bool) -> None:
+        if len(out) >= MAX_SEGMENTATIONS:
+            return
+        if pos == len(tokens):
+            out.append((list(chunks), started))
+            return
+        if tokens[pos] == "P" and not started:
+            end = pos
+            while end < len(tokens) and tokens[end] == "P":
+                end += 1
+            # A concealed run may stop early only where a meld begins inside the same group.
+            for stop in range(end, pos, -1):
+                chunks.append(Chunk("concealed", offset + pos, offset + stop, group))
+                walk(stop, chunks, started)
+                chunks.pop()
+        for width in (3, 4):
+            kind = _meld_kind(tokens[pos:pos + width]) if pos + width <= len(tokens) else None
+            if kind is None:
+                continue
+            chunks.append(Chunk(kind, offset + pos, offset + pos + width, group))
+            walk(pos + width, chunks, started or kind != "closed_kan")
+            chunks.pop()
+
+    if tokens == "S":
+        tokens = "P"  # one tile alone is no meld: a lone tile lying flat by a standing row
+    walk(0, [], melds_started)
+    return [(c, s) for c, s in out if _runs_ok(c)]
+
+
+def _runs_ok(chunks: list[Chunk]) -> bool:
+    """Two concealed runs never touch: they would be one run."""
+    return not any(a.kind == b.kind == "concealed" and a.stop == b.start
+                   for a, b in zip(chunks, chunks[1:], strict=False))
+
+
+def segment_row(groups: list[str]) -> list[list[Chunk]]:
+    """Every valid cut of a row given as the token strings of its gap-delimited groups.
+
+    Returns:
+        Lists of chunks covering the row left to right; empty when the row
+        cannot be read as a hand laid out left to right.
+
+    >>> [[(c.kind, c.start, c.stop) for c in cut] for cut in segment_row(["PPPPP", "P", "SPP"])]
+    [[('concealed', 0, 5), ('concealed', 5, 6), ('open', 6, 9)]]
+    >>> len(segment_row(["PPPPPSPP"]))  # 5 concealed + SPP, or 4 concealed + PSPP (a kan)
+    2
+    >>> len(segment_row(["SPP", "PPPPP"]))
+    0
+    """
+    partial: list[tuple[list[Chunk], bool]] = [([], False)]
+    offset = 0
+    for g, tokens in enumerate(groups):
+        nxt = []
+        for chunks, started in partial:
+            for cut, now in _cut_group(tokens, offset, g, started):
+                nxt.append((chunks + cut, now))
+                if len(nxt) >= MAX_SEGMENTATIONS:
+                    break
+        partial = nxt
+        offset += len(tokens)
+        if not partial:
+            return []
+    return [c for c, _ in partial]

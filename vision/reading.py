@@ -1,0 +1,313 @@
+"""Hand-constrained reading: the most probable tiles that make a possible, winning hand.
+
+The classifier gives each face-up tile a few likely names with probabilities.
+Read independently, one misread tile can make a hand that cannot exist (a
+fifth 3m, two red 5p in a one-red set) or does not win. Here the readings of
+all tiles together are enumerated best first (by the product of their
+probabilities) and graded by `agari.vision.reading_checks`; the best reading
+at the highest grade any candidate plan reaches is kept. When another valid
+reading is nearly as probable (within `ReadingConfig.doubt_ratio`), the tiles
+where they differ are reported as doubts with the alternatives, instead of
+guessing silently.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from agari.engine.errors import InvalidHand
+from agari.engine.tiles import TILE_NAMES, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.layout import LayoutPlan
+from agari.vision.layout_hand import HandLayout, LaidMeld
+from agari.vision.reading_checks import (
+    IMPOSSIBLE,
+    LEVEL_NAMES,
+    SCORES,
+    SHAPE,
+    Assessor,
+    Parts,
+    Situation,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingConfig:
+    """Tuning of the search over readings."""
+
+    top_k: int = 4
+    """Names per tile considered (the classifier's best first)."""
+    min_probability: float = 0.002
+    """Names less probable than this are not considered (unless nothing else is left)."""
+    doubt_ratio: float = 8.0
+    """The best reading must be this many times as probable as the next valid one to be
+    reported without doubts."""
+    report_ratio: float = 1000.0
+    """Valid readings up to this many times less probable than the best are listed."""
+    max_alternatives: int = 4
+    max_states: int = 4000
+    """Readings examined per layout plan at most (a budget, not a timer: results repeat)."""
+
+
+DEFAULT_READING = ReadingConfig()
+
+KEEP_PER_LEVEL = 16
+"""Readings kept per plan at its best level so far (they come likeliest first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandReading:
+    """One reading of the photo: the hand it gives and how likely its tiles are.
+
+    Attributes:
+        layout: the hand read.
+        plan: the layout plan it was read in.
+        tiles: detection index → tile read, for every face-up tile of the plan.
+        cost: minus the log probability of those names (lower is likelier).
+        level: how valid it is (`reading_checks.SCORES` best).
+    """
+
+    layout: HandLayout
+    plan: LayoutPlan
+    tiles: tuple[tuple[int, Tile], ...]
+    cost: float
+    level: int
+
+    @property
+    def key(self) -> tuple:
+        lay = self.layout
+        return (lay.hand_text, lay.dora, lay.ura)
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """A tile whose reading is in doubt: what was chosen and what else it may be.
+
+    Attributes:
+        detection: index of the detection.
+        role: ``concealed``, ``win``, ``meld 2``, ``dora``…
+        read: the name chosen.
+        options: ``(name, relative probability)`` of the chosen name and its rivals,
+            the chosen first with 1.0.
+    """
+
+    detection: int
+    role: str
+    read: str
+    options: tuple[tuple[str, float], ...]
+
+    def to_json(self) -> dict:
+        return {"tile_index": self.detection, "role": self.role, "read": self.read,
+                "options": [[n, round(p, 4)] for n, p in self.options]}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The result of the hand-constrained reading.
+
+    Attributes:
+        best: the chosen reading.
+        alternatives: the next valid readings at the same level, likeliest first.
+        doubts: tiles read differently by a reading within ``doubt_ratio`` of the best.
+        corrections: ``(detection, classifier's name, name read)`` where the
+            constraints overruled the classifier's first choice.
+        confidence: the best reading's share of the probability of all valid readings found.
+    """
+
+    best: HandReading
+    alternatives: tuple[HandReading, ...] = ()
+    doubts: tuple[Doubt, ...] = ()
+    corrections: tuple[tuple[int, str, str], ...] = ()
+    confidence: float = 1.0
+
+    @property
+    def level(self) -> str:
+        """``scores``, ``winning shape``, ``possible tiles`` or ``impossible``."""
+        return LEVEL_NAMES[self.best.level]
+
+    @property
+    def layout(self) -> HandLayout:
+        return self.best.layout
+
+    def relative(self, other: HandReading) -> float:
+        """How probable ``other`` is relative to the best (≤ 1)."""
+        return math.exp(self.best.cost - other.cost)
+
+
+def candidates(det: TileDetection, cfg: ReadingConfig = DEFAULT_READING
+               ) -> list[tuple[Tile, float]]:
+    """``(tile, cost)`` names a face-up tile may have, likeliest first; cost = −log p.
+
+    Raises:
+        InvalidHand: the detection has no tile name at all.
+    """
+    named = [(n, p) for n, p in det.alternatives if n in TILE_NAMES]
+    if not named and isinstance(det.label, Tile):
+        named = [(str(det.label), det.confidence or 1.0)]
+    if not named:
+        raise InvalidHand("a face-up tile of the hand could not be read as any tile")
+    kept = [(n, p) for n, p in named if p >= cfg.min_probability] or named[:1]
+    return [(Tile.parse(n), -math.log(max(p, 1e-9))) for n, p in kept[:cfg.top_k]]
+
+
+def best_first(options: Sequence[Sequence[tuple[Tile, float]]], limit: int
+               ) -> Iterator[tuple[float, tuple[int, ...]]]:
+    """Choices of one option per slot in order of increasing total cost.
+
+    Each slot's options must be sorted by cost. Every combination is produced at
+    most once: a state's children raise one choice at or after the last one raised.
+
+    Yields:
+        ``(total cost, choice index per slot)``, at most ``limit`` of them.
+    """
+    n = len(options)
+    base = sum(o[0][1] for o in options)
+    varying = [k for k in range(n) if len(options[k]) > 1]
+    heap: list[tuple[float, tuple[int, ...], int]] = [(base, (0,) * n, -1)]
+    for _ in range(limit):
+        if not heap:
+            return
+        cost, choice, last = heapq.heappop(heap)
+        yield cost, choice
+        for q in range(max(last, 0), len(varying)):
+            k = varying[q]
+            j = choice[k] + 1 if q == last else 1
+            if j >= len(options[k]):
+                continue
+            step = options[k][j][1] - options[k][j - 1][1]
+            heapq.heappush(heap, (cost + step, choice[:k] + (j,) + choice[k + 1:], q))
+
+
+def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situation: Situation,
+              *, config: ReadingConfig = DEFAULT_READING) -> Reading:
+    """The most probable valid reading of the photographed hand.
+
+    Args:
+        dets: the classified detections (``alternatives`` hold the top-k names).
+        plans: candidate layouts (`agari.vision.layout.analyse_layout`).
+        situation: rules, the win's situation and the user's fixed tiles.
+        config: search tuning.
+
+    Returns:
+        The best reading at the highest level any plan reaches, with its rivals.
+
+    Raises:
+        InvalidHand: no plan can be read as tiles that exist (every reading has
+            a fifth copy, a meld that is not a set, or too many red fives).
+    """
+    found: dict[tuple, HandReading] = {}
+    for plan in plans:
+        for r in _read_plan(dets, plan, situation, config):
+            if r.key not in found or r.cost < found[r.key].cost:
+                found[r.key] = r
+    if not found:
+        raise InvalidHand("the tiles cannot be read as one hand: every reading needs a fifth "
+                          "copy of a tile, a meld that is not a set or too many red fives")
+    top = max(r.level for r in found.values())
+    pool = sorted((r for r in found.values() if r.level == top), key=lambda r: r.cost)
+    best = pool[0]
+    limit = math.log(config.report_ratio)
+    alts = tuple(r for r in pool[1:] if r.cost - best.cost <= limit)[:config.max_alternatives]
+    confidence = 1.0 / sum(math.exp(best.cost - r.cost) for r in pool)
+    return Reading(best, alts, _doubts(best, alts, config), _corrections(dets, best),
+                   confidence)
+
+
+def _slots(plan: LayoutPlan, situation: Situation) -> list[int]:
+    slots = list(plan.concealed)
+    if plan.win is not None:
+        slots.append(plan.win)
+    for m in plan.melds:
+        slots.extend(m.faces)
+    if situation.dora is None:
+        slots.extend(plan.dora)
+    if situation.ura is None:
+        slots.extend(plan.ura)
+    return slots
+
+
+def _top_level(plan: LayoutPlan, situation: Situation) -> int:
+    if plan.size == 14 or (plan.size == 13 and situation.win is not None):
+        return SCORES
+    return SHAPE if plan.size == 13 else IMPOSSIBLE + 1
+
+
+def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situation,
+               config: ReadingConfig) -> list[HandReading]:
+    slots = _slots(plan, situation)
+    options = [candidates(dets[i], config) for i in slots]
+    if situation.win is not None and plan.win is not None:
+        options[len(plan.concealed)] = [(situation.win, 0.0)]
+    assessor = Assessor(plan, slots, situation)
+    top = _top_level(plan, situation)
+    kept: list[tuple[float, int, tuple[Tile, ...], Parts]] = []
+    best_level, best_cost, at_top = IMPOSSIBLE + 1, None, set()
+    for cost, choice in best_first(options, config.max_states):
+        if best_cost is not None and cost - best_cost > math.log(config.report_ratio):
+            break
+        tiles = tuple(options[k][c][0] for k, c in enumerate(choice))
+        level, parts = assessor.assess(tiles)
+        if level < best_level:
+            continue
+        if level > best_level:
+            best_level, kept = level, []
+        if len(kept) < KEEP_PER_LEVEL:
+            kept.append((cost, level, tiles, parts))
+        if level == top:
+            best_cost = cost if best_cost is None else best_cost
+            at_top.add(parts.hand_key())
+            if len(at_top) > config.max_alternatives:
+                break
+    return [_reading(dets, plan, slots, c, lv, t, p) for c, lv, t, p in kept]
+
+
+def _reading(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[int], cost: float,
+             level: int, tiles: tuple[Tile, ...], parts: Parts) -> HandReading:
+    melds = []
+    for place, (meld, laid) in zip(plan.melds, parts.melds, strict=True):
+        melds.append(LaidMeld(meld.kind, laid, place.sideways_index,
+                              place.source if meld.kind != "ankan" else None,
+                              tuple(dets[i] for i in place.detections)))
+    layout = HandLayout(
+        concealed=parts.concealed, win=parts.win, melds=tuple(melds), dora=parts.dora,
+        ura=parts.ura, concealed_detections=tuple(dets[i] for i in plan.concealed),
+        win_detection=dets[plan.win] if plan.win is not None else None,
+        dora_detections=tuple(dets[i] for i in plan.dora) if len(plan.dora) == len(parts.dora)
+        else (),
+        ura_detections=tuple(dets[i] for i in plan.ura) if len(plan.ura) == len(parts.ura)
+        else (),
+    )
+    return HandReading(layout, plan, tuple(zip(slots, tiles, strict=True)), cost, level)
+
+
+def _doubts(best: HandReading, alts: Sequence[HandReading], cfg: ReadingConfig
+            ) -> tuple[Doubt, ...]:
+    chosen = dict(best.tiles)
+    roles = best.plan.role_of()
+    rivals: dict[int, dict[str, float]] = {}
+    for alt in alts:
+        rel = math.exp(best.cost - alt.cost)
+        if rel < 1.0 / cfg.doubt_ratio:
+            continue
+        for det, tile in alt.tiles:
+            if det in chosen and tile != chosen[det]:
+                named = rivals.setdefault(det, {})
+                named[str(tile)] = max(named.get(str(tile), 0.0), rel)
+    return tuple(
+        Doubt(det, roles.get(det, "other"), str(chosen[det]),
+              ((str(chosen[det]), 1.0), *sorted(named.items(), key=lambda kv: -kv[1])))
+        for det, named in sorted(rivals.items()))
+
+
+def _corrections(dets: Sequence[TileDetection], best: HandReading
+                 ) -> tuple[tuple[int, str, str], ...]:
+    out = []
+    for det, tile in best.tiles:
+        d = dets[det]
+        first = d.alternatives[0][0] if d.alternatives else d.label_name
+        if first is not None and first != str(tile):
+            out.append((det, first, str(tile)))
+    return tuple(out)
