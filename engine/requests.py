@@ -42,6 +42,29 @@ def parse_request(
         InvalidInput: a missing hand, an unknown field, a value of the wrong type.
         InvalidTile, InvalidHand: tiles or a hand that cannot exist.
     """
+    text, kwargs, rules_spec = _fields(request)
+    if text is None:
+        raise InvalidInput("missing field 'hand'")
+    hand = parse_hand(_string(text, "hand"), players=kwargs["players"])
+    return hand, WinContext(**kwargs), _rules(rules_spec, rules_cache)
+
+
+def parse_situation(
+    request: Mapping[str, Any], *, rules_cache: dict[str, Rules] | None = None
+) -> tuple[WinContext, Rules]:
+    """The situation and rules of a request without a hand (``agari photo`` reads the hand).
+
+    Raises:
+        InvalidInput: a ``hand`` field, an unknown field, a value of the wrong type.
+    """
+    text, kwargs, rules_spec = _fields(request)
+    if text is not None:
+        raise InvalidInput("this request takes no 'hand' field")
+    return WinContext(**kwargs), _rules(rules_spec, rules_cache)
+
+
+def _fields(request: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
+    """(hand text or None, `WinContext` keyword arguments, rules spec) of a request."""
     if not isinstance(request, Mapping):
         raise InvalidInput(f"a request must be a JSON object, got {type(request).__name__}")
     players = request.get("players", 4)
@@ -76,10 +99,7 @@ def parse_request(
             rules_spec = value
         elif name != "players":
             raise InvalidInput(f"unknown field {name!r}; expected some of {sorted(FIELDS)}")
-    if text is None:
-        raise InvalidInput("missing field 'hand'")
-    hand = parse_hand(_string(text, "hand"), players=players)
-    return hand, WinContext(**kwargs), _rules(rules_spec, rules_cache)
+    return text, kwargs, rules_spec
 
 
 _FLAG, _COUNT = object(), object()
