@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from agari.engine.fu import describe
@@ -103,6 +104,52 @@ class ScoreResult(NamedTuple):
             "decomposition": list(render_groups(self.hand, self.groups)),
             "rules": self.rules,
         }
+
+
+    def to_json_text(self) -> str:
+        """`to_json` already encoded: the same document as ``json.dumps(to_json())``.
+
+        Assembled from cached fragments (yaku rows, fu items) because a batch
+        encodes one per line; the equality is tested on thousands of hands.
+        """
+        payment = self.payment
+        yaku = ", ".join([_yaku_fragment(y) for y in self.yaku])
+        fu = ", ".join([_fu_fragment(item) for item in self.fu_raw])
+        groups = ", ".join(['"' + g + '"' for g in render_groups(self.hand, self.groups)])
+        payments = ", ".join([f'"{k}": {v}' for k, v in payment.payments.items()])
+        return (
+            f'{{"hand": "{self.hand}", "win": "{self.win.name}", '
+            f'"tsumo": {"true" if self.tsumo else "false"}, "han": {self.han}, "fu": {self.fu}, '
+            f'"yakuman": {self.yakuman}, "limit": "{payment.limit}", "points": {payment.points}, '
+            f'"payments": {{{payments}}}, "total": {payment.total}, "yaku": [{yaku}], '
+            f'"fu_breakdown": [{fu}], "decomposition": [{groups}], "rules": {_string(self.rules)}}}'
+        )
+
+
+_FRAGMENTS: dict[Any, str] = {}
+
+
+def _yaku_fragment(y: YakuHit) -> str:
+    text = _FRAGMENTS.get(y)
+    if text is None:
+        text = _FRAGMENTS[y] = json.dumps({"name": y.name, "han": y.han, "name_ja": y.name_ja},
+                                          ensure_ascii=False)
+    return text
+
+
+def _fu_fragment(item: tuple) -> str:
+    text = _FRAGMENTS.get(item)
+    if text is None:
+        ((reason, fu),) = describe((item,))
+        text = _FRAGMENTS[item] = json.dumps({"reason": reason, "fu": fu}, ensure_ascii=False)
+    return text
+
+
+def _string(text: str) -> str:
+    encoded = _FRAGMENTS.get(("str", text))
+    if encoded is None:
+        encoded = _FRAGMENTS[("str", text)] = json.dumps(text, ensure_ascii=False)
+    return encoded
 
 
 _SEQ_TEXT = {s: format_tiles(TILES[s:s + 3]) for s in range(27) if s % 9 <= 6}

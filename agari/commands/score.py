@@ -54,13 +54,15 @@ def score(
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     batch: Annotated[str | None, typer.Option(
         help="JSONL file of requests ('-' for stdin): one result line per request.")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        help="Worker processes for --batch (default: one per CPU, at most 8).")] = None,
 ) -> None:
     """Score a winning hand, or every request of a batch."""
     with reported_errors(json_mode=json_ or batch is not None):
         if batch is not None:
             if hand:
                 raise _bad("give either HAND or --batch, not both")
-            raise typer.Exit(_run_batch(batch))
+            raise typer.Exit(_run_batch(batch, jobs))
         if lang not in ("en", "ja", "zh"):
             raise _bad(f"--lang must be en, ja or zh, got {lang!r}")
         if not hand:
@@ -89,11 +91,13 @@ def _bad(message: str):
     return InvalidInput(message)
 
 
-def _run_batch(source: str) -> int:
+def _run_batch(source: str, jobs: int | None) -> int:
     """Score every line of ``source``; the exit code is 1 when any line failed."""
-    from agari.engine.batch import score_line
+    from agari.engine.batch import run_batch
     from agari.engine.errors import InvalidInput
 
+    if jobs is not None and jobs < 1:
+        raise InvalidInput(f"--jobs must be at least 1, got {jobs}")
     if source == "-":
         stream = sys.stdin
     else:
@@ -101,16 +105,10 @@ def _run_batch(source: str) -> int:
             stream = Path(source).open(encoding="utf-8")
         except OSError as exc:
             raise InvalidInput(f"cannot read batch file {source!r}: {exc.strerror or exc}") from None
-    failed = total = 0
-    cache: dict = {}
-    write = sys.stdout.write
     try:
-        for total, text in enumerate(stream, 1):
-            line, ok = score_line(text, total, cache)
-            write(line + "\n")
-            failed += not ok
+        failed, total = run_batch(stream, sys.stdout, jobs=jobs)
     except UnicodeDecodeError as exc:
-        raise InvalidInput(f"batch input after line {total} is not UTF-8 text: {exc.reason}") from None
+        raise InvalidInput(f"batch input is not UTF-8 text: {exc.reason}") from None
     finally:
         sys.stdout.flush()
         if stream is not sys.stdin:
