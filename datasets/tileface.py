@@ -97,7 +97,7 @@ class SetStyle:
         if name == "5z" and self.haku_frame is not None:
             _draw_frame(img, self.haku_frame, w, h)
         mask = rounded_mask(w, h, self.corner)
-        img *= 1.0 - self.rim * _rim(mask, w)[..., None]
+        img *= 1.0 - self.rim * _rim(w, h, self.corner)[..., None]
         return np.clip(img, 0, 255).astype(np.uint8), mask
 
     def _place(self, name: str, layers: np.ndarray, used: tuple[int, ...]) -> np.ndarray:
@@ -167,9 +167,9 @@ _MASKS: dict[tuple[int, int, int], np.ndarray] = {}
 def rounded_mask(w: int, h: int, corner: float) -> np.ndarray:
     """``uint8 (h, w)`` mask of a rounded rectangle (radius = ``corner`` x width), anti-aliased."""
     key = (w, h, round(corner * 100))
-    if key not in _MASKS:
+    if key not in _MASKS:  # drawn from the key alone, so the cache cannot change a result
         scale = 4  # draw large and shrink: smooth corners at any size
-        r = corner * w * scale
+        r = key[2] / 100 * w * scale
         big = np.zeros((h * scale, w * scale), np.uint8)
         W, H = w * scale - 1, h * scale - 1
         ri = int(round(r))
@@ -184,10 +184,11 @@ def rounded_mask(w: int, h: int, corner: float) -> np.ndarray:
 _RIMS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
-def _rim(mask: np.ndarray, w: int) -> np.ndarray:
+def _rim(w: int, h: int, corner: float) -> np.ndarray:
     """1 at the face's edge fading to 0 inwards: the bevel where the face rolls over."""
-    key = (*mask.shape, w)
+    key = (w, h, round(corner * 100))
     if key not in _RIMS:
+        mask = rounded_mask(w, h, corner)
         dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
         _RIMS[key] = np.clip(1.0 - dist / max(1.5, 0.05 * w), 0.0, 1.0).astype(np.float32)
     return _RIMS[key]

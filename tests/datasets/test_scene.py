@@ -97,3 +97,24 @@ def test_standing_hands_read_upright_from_the_seat():
                 assert y0 < y3 and y1 < y2
                 checked += 1
     assert checked >= 10
+
+
+def _clear_caches():
+    from agari.datasets import tilebody, tileface
+
+    tileface._MASKS.clear()
+    tileface._RIMS.clear()
+    tilebody._BLOBS.clear()
+
+
+@pytest.mark.parametrize("seed", [102, 105])
+def test_scene_does_not_depend_on_earlier_scenes(seed):
+    """Worker processes render different sequences: caches must never change a pixel."""
+    cfg = SceneConfig(**SMALL)
+    _clear_caches()
+    alone, _ = render_scene(seed, cfg)
+    _clear_caches()
+    for other in (100, 101, 103, 104, 106):
+        render_scene(other, cfg)
+    after, _ = render_scene(seed, cfg)
+    assert np.array_equal(alone, after)
