@@ -21,15 +21,12 @@ import argparse
 import random
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "engine"))   # the mahjong adapter used by the tests
+sys.path.insert(0, str(REPO / "tests" / "engine"))  # the mahjong adapter used by the tests
 sys.path.insert(0, str(REPO / "bench"))
-
-from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
-from mahjong_batch import score as mahjong_request  # noqa: E402
-from mahjong_ref import tenhou_options, to_mahjong  # noqa: E402
 
 from agari.engine import shapes  # noqa: E402
 from agari.engine.errors import AgariError  # noqa: E402
@@ -37,6 +34,9 @@ from agari.engine.random_hands import random_win  # noqa: E402
 from agari.engine.requests import parse_request, request_of  # noqa: E402
 from agari.engine.rules import Rules  # noqa: E402
 from agari.engine.scoring import score  # noqa: E402
+from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
+from mahjong_batch import score as mahjong_request  # noqa: E402
+from mahjong_ref import tenhou_options, to_mahjong  # noqa: E402
 
 
 def clear_caches() -> None:
@@ -70,23 +70,25 @@ def main() -> None:
 
     def agari_objects():
         for hand, ctx in cases:
-            try:
+            with suppress(AgariError):
                 score(hand, ctx, rules)
-            except AgariError:
-                pass
 
     def mahjong_objects():
         for tiles, win, melds, dora, ura, config in mj_inputs:
-            HandCalculator.estimate_hand_value(tiles, win, melds=melds, dora_indicators=dora,
-                                               config=config, ura_dora_indicators=ura)
+            HandCalculator.estimate_hand_value(
+                tiles,
+                win,
+                melds=melds,
+                dora_indicators=dora,
+                config=config,
+                ura_dora_indicators=ura,
+            )
 
     def agari_requests():
         cache: dict = {}
         for request in requests:
-            try:
+            with suppress(AgariError):
                 score(*parse_request(request, rules_cache=cache))
-            except AgariError:
-                pass
 
     def mahjong_requests():
         for request in requests:
@@ -106,8 +108,10 @@ def main() -> None:
     for name, seconds in rows:
         print(f"  {name:30s} {n / seconds:10.0f} hands/s  {seconds / n * 1e6:7.1f} µs/hand")
     t = dict(rows)
-    print(f"ratio objects:  agari is {t['mahjong objects'] / t['agari  objects']:.2f}x faster "
-          f"({t['mahjong objects'] / t['agari  objects (cold caches)']:.2f}x with cold caches)")
+    print(
+        f"ratio objects:  agari is {t['mahjong objects'] / t['agari  objects']:.2f}x faster "
+        f"({t['mahjong objects'] / t['agari  objects (cold caches)']:.2f}x with cold caches)"
+    )
     print(f"ratio requests: agari is {t['mahjong requests'] / t['agari  requests']:.2f}x faster")
 
 

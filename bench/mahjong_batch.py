@@ -24,13 +24,29 @@ from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, Opti
 from mahjong.meld import Meld
 
 WINDS = "ESWN"
-FLAGS = {"tsumo": "is_tsumo", "riichi": "is_riichi", "double_riichi": "is_daburu_riichi",
-         "ippatsu": "is_ippatsu", "rinshan": "is_rinshan", "chankan": "is_chankan",
-         "haitei": "is_haitei", "houtei": "is_houtei", "tenhou": "is_tenhou",
-         "chiihou": "is_chiihou", "renhou": "is_renhou"}
-OPTIONS = {p: OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_yakuman=False,
-                            kazoe_limit=HandConstants.KAZOE_LIMITED, is_three_player=p == 3)
-           for p in (3, 4)}
+FLAGS = {
+    "tsumo": "is_tsumo",
+    "riichi": "is_riichi",
+    "double_riichi": "is_daburu_riichi",
+    "ippatsu": "is_ippatsu",
+    "rinshan": "is_rinshan",
+    "chankan": "is_chankan",
+    "haitei": "is_haitei",
+    "houtei": "is_houtei",
+    "tenhou": "is_tenhou",
+    "chiihou": "is_chiihou",
+    "renhou": "is_renhou",
+}
+OPTIONS = {
+    p: OptionalRules(
+        has_open_tanyao=True,
+        has_aka_dora=True,
+        has_double_yakuman=False,
+        kazoe_limit=HandConstants.KAZOE_LIMITED,
+        is_three_player=p == 3,
+    )
+    for p in (3, 4)
+}
 
 
 class Ids:
@@ -84,18 +100,21 @@ def score(request: dict) -> dict:
         **{attr: request.get(flag, False) for flag, attr in FLAGS.items()},
         player_wind=EAST + WINDS.index(request.get("seat", "S")),
         round_wind=EAST + WINDS.index(request.get("round", "E")),
-        kyoutaku_number=request.get("sticks", 0), tsumi_number=request.get("honba", 0),
-        num_nuki_dora=request.get("nuki", 0), options=OPTIONS[players],
+        kyoutaku_number=request.get("sticks", 0),
+        tsumi_number=request.get("honba", 0),
+        num_nuki_dora=request.get("nuki", 0),
+        options=OPTIONS[players],
     )
-    r = HandCalculator.estimate_hand_value(tiles, win, melds=melds, dora_indicators=dora,
-                                           config=config, ura_dora_indicators=ura)
+    r = HandCalculator.estimate_hand_value(
+        tiles, win, melds=melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
+    )
     if r.error:
         return {"error": r.error}
     return {"han": r.han, "fu": r.fu, "cost": r.cost, "yaku": [str(y) for y in r.yaku]}
 
 
 def main() -> None:
-    source = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1], encoding="utf-8")
+    source = sys.stdin if sys.argv[1] == "-" else open(sys.argv[1], encoding="utf-8")  # noqa: SIM115 - read to the end of the run
     for line in source:
         try:
             result = score(json.loads(line))

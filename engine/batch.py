@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections.abc import Iterable, Iterator
 from itertools import chain, islice
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, TextIO
 
 from agari.engine.errors import AgariError, InvalidInput
 from agari.engine.requests import parse_request
@@ -55,7 +56,9 @@ def score_line(text: str, number: int, rules_cache: dict[str, Rules]) -> tuple[s
     except AgariError as err:
         return _encode(error_json(err, number)), False
     except RecursionError:
-        return _encode(error_json(InvalidInput(f"line {number} is nested too deeply"), number)), False
+        return _encode(
+            error_json(InvalidInput(f"line {number} is nested too deeply"), number)
+        ), False
 
 
 def score_lines(lines: Iterable[str]) -> Iterator[str]:

@@ -18,8 +18,11 @@ from agari.engine.tiles import Tile
 WINDS = ("E", "S", "W", "N")
 """Seat and round winds, East first; East is the dealer's seat."""
 WIND_NAMES = ("east", "south", "west", "north")
-_WIND_BY_NAME = {name: i for i, (short, long) in enumerate(zip(WINDS, WIND_NAMES))
-                 for name in (short, short.lower(), long)}
+_WIND_BY_NAME = {
+    name: i
+    for i, (short, long) in enumerate(zip(WINDS, WIND_NAMES, strict=True))
+    for name in (short, short.lower(), long)
+}
 MAX_INDICATORS = 5  # one dora indicator plus one per kan (at most four kans)
 MAX_NUKI = 4
 
@@ -145,13 +148,26 @@ def _check_values(ctx: WinContext) -> None:
 
 _NEEDS_TSUMO = ("haitei", "rinshan", "tenhou", "chiihou")
 _NEEDS_RON = ("houtei", "chankan", "renhou")
-_EXCLUSIVE = (("haitei", "rinshan"), ("houtei", "chankan"), ("tenhou", "chiihou"),
-              ("tenhou", "renhou"), ("chiihou", "renhou"))
+_EXCLUSIVE = (
+    ("haitei", "rinshan"),
+    ("houtei", "chankan"),
+    ("tenhou", "chiihou"),
+    ("tenhou", "renhou"),
+    ("chiihou", "renhou"),
+)
 
 
 def _check_flags(ctx: WinContext) -> None:
-    if not (ctx.haitei or ctx.rinshan or ctx.tenhou or ctx.chiihou or ctx.houtei or ctx.chankan
-            or ctx.renhou or ctx.ippatsu):
+    if not (
+        ctx.haitei
+        or ctx.rinshan
+        or ctx.tenhou
+        or ctx.chiihou
+        or ctx.houtei
+        or ctx.chankan
+        or ctx.renhou
+        or ctx.ippatsu
+    ):
         return
     for name in _NEEDS_TSUMO:
         if getattr(ctx, name) and not ctx.tsumo:

@@ -13,8 +13,14 @@ winner's into text.
 >>> fu, items, pinfu = standard_fu(27, (), (33,), (), "tanki", 27, False, True, 27, 27, 4)
 >>> fu
 50
->>> describe(items)
-(('base', 20), ('closed ron', 10), ('closed triplet 777z', 8), ('double wind pair 11z', 4), ('tanki wait', 2), ('round up', 6))
+>>> for reason, value in describe(items):
+...     print(reason, value)
+base 20
+closed ron 10
+closed triplet 777z 8
+double wind pair 11z 4
+tanki wait 2
+round up 6
 """
 
 from __future__ import annotations
@@ -36,8 +42,12 @@ _BASE: FuItem = ("base", BASE_FU, -1, 0)
 _CLOSED_RON: FuItem = ("closed ron", CLOSED_RON_FU, -1, 0)
 _TSUMO: FuItem = ("tsumo", TSUMO_FU, -1, 0)
 _WAIT_ITEM = {w: (f"{w} wait", WAIT_FU, -1, 0) for w in ("kanchan", "penchan", "tanki")}
-_MELD_STATE = {"pon": (False, False), "minkan": (False, True), "shouminkan": (False, True),
-               "ankan": (True, True)}
+_MELD_STATE = {
+    "pon": (False, False),
+    "minkan": (False, True),
+    "shouminkan": (False, True),
+    "ankan": (True, True),
+}
 _YAOCHUU = TERMINAL_HONOR_KINDS
 
 
@@ -62,7 +72,7 @@ def pair_fu(pair: int, seat: int, round_wind: int, double_wind_fu: int) -> FuIte
         return "value pair", VALUE_PAIR_FU, pair, 2
     if pair == seat and pair == round_wind:
         return "double wind pair", double_wind_fu, pair, 2
-    if pair == seat or pair == round_wind:
+    if pair in (seat, round_wind):
         return "value pair", VALUE_PAIR_FU, pair, 2
     return None
 

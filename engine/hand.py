@@ -50,7 +50,9 @@ class Meld:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(self.tiles))
         if self.kind not in MELD_KINDS:
-            raise InvalidHand(f"meld kind must be one of {', '.join(MELD_KINDS)}, got {self.kind!r}")
+            raise InvalidHand(
+                f"meld kind must be one of {', '.join(MELD_KINDS)}, got {self.kind!r}"
+            )
         if not all(isinstance(t, Tile) for t in self.tiles):
             raise InvalidHand(f"meld tiles must be Tile values, got {self.tiles!r}")
         object.__setattr__(self, "first", _check_shape(self.kind, self.tiles))
@@ -79,7 +81,9 @@ def _check_shape(kind: str, tiles: tuple[Tile, ...]) -> int:
     if kind == "chi":
         a = kinds[0]
         if a >= 27 or kinds != [a, a + 1, a + 2] or a % 9 > 6:
-            raise InvalidHand(f"chi {format_tiles(tiles)} is not three consecutive tiles of one suit")
+            raise InvalidHand(
+                f"chi {format_tiles(tiles)} is not three consecutive tiles of one suit"
+            )
     elif kinds.count(kinds[0]) != size:
         raise InvalidHand(f"{kind} {format_tiles(tiles)} is not {size} copies of one tile")
     return kinds[0]
@@ -91,7 +95,9 @@ def _check_call(meld: Meld) -> None:
             raise InvalidHand("a closed kan (ankan) has no called tile")
         return
     if meld.called is not None and not 0 <= meld.called < len(meld.tiles):
-        raise InvalidHand(f"called index {meld.called} is outside the {len(meld.tiles)} tiles of the meld")
+        raise InvalidHand(
+            f"called index {meld.called} is outside the {len(meld.tiles)} tiles of the meld"
+        )
     if meld.source is not None and meld.source not in SOURCES:
         raise InvalidHand(f"meld source must be one of {', '.join(SOURCES)}, got {meld.source!r}")
     if meld.kind == "chi" and meld.source not in (None, "left"):
@@ -165,7 +171,9 @@ class Hand:
 
     def __str__(self) -> str:
         if not self._text:  # cached: results echo the hand text on every score
-            self._text.append(" ".join([format_tiles(self.concealed), *(str(m) for m in self.melds)]))
+            self._text.append(
+                " ".join([format_tiles(self.concealed), *(str(m) for m in self.melds)])
+            )
         return self._text[0]
 
 

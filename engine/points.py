@@ -9,7 +9,8 @@ winner 6×); a tsumo takes 1× from each non-dealer and 2× from the dealer
 >>> p = hand_points(3, 30, dealer=False, tsumo=False, rules=Rules.preset("tenhou"))
 >>> (p.points, p.payments, p.limit)
 (3900, {'ron': 3900}, 'none')
->>> p = hand_points(5, 30, dealer=False, tsumo=True, rules=Rules.preset("tenhou"), honba=1, sticks=1)
+>>> tenhou = Rules.preset("tenhou")
+>>> p = hand_points(5, 30, dealer=False, tsumo=True, rules=tenhou, honba=1, sticks=1)
 >>> (p.points, p.payments, p.total)
 (8000, {'dealer': 4100, 'non_dealer': 2100}, 9300)
 """
@@ -27,7 +28,12 @@ LIMIT_NAMES = ("none", "mangan", "haneman", "baiman", "sanbaiman", "yakuman", "k
 MANGAN_BASE = 2000
 YAKUMAN_BASE = 8000
 KAZOE_HAN = 13
-_LIMIT_BY_HAN = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"), (5, 2000, "mangan"))
+_LIMIT_BY_HAN = (
+    (11, 6000, "sanbaiman"),
+    (8, 4000, "baiman"),
+    (6, 3000, "haneman"),
+    (5, 2000, "mangan"),
+)
 _KIRIAGE_BASE = 1920  # 4 han 30 fu and 3 han 60 fu (30·2^6 = 60·2^5)
 
 
@@ -129,8 +135,15 @@ def hand_points(
 
 
 def payment_for(
-    han: int, fu: int, yakuman: int, dealer: bool, tsumo: bool, rules: Rules,
-    honba: int, sticks: int, players: int,
+    han: int,
+    fu: int,
+    yakuman: int,
+    dealer: bool,
+    tsumo: bool,
+    rules: Rules,
+    honba: int,
+    sticks: int,
+    players: int,
 ) -> Payment:
     """`hand_points` without the argument checks, for callers that made the values themselves."""
     base, limit = limit_base(han, fu, yakuman, rules)
@@ -148,9 +161,21 @@ def payment_for(
             dealer_pay += per_payer_honba
             paid = dealer_pay + each * (players - 2)
     return Payment(
-        han=han, fu=fu, yakuman=yakuman, limit=limit, base=base, points=points,
-        ron=ron, dealer=dealer_pay, non_dealer=each, honba=honba, sticks=sticks,
-        total=paid + sticks * rules.riichi_stick, tsumo=tsumo, dealer_win=dealer, players=players,
+        han=han,
+        fu=fu,
+        yakuman=yakuman,
+        limit=limit,
+        base=base,
+        points=points,
+        ron=ron,
+        dealer=dealer_pay,
+        non_dealer=each,
+        honba=honba,
+        sticks=sticks,
+        total=paid + sticks * rules.riichi_stick,
+        tsumo=tsumo,
+        dealer_win=dealer,
+        players=players,
     )
 
 

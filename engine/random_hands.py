@@ -24,7 +24,9 @@ _YAOCHUU = sorted(TERMINAL_HONOR_KINDS)
 _SOURCES = ("left", "across", "right")
 
 
-def random_win(rng: random.Random, *, players: int = 4, red_fives: int = 1) -> tuple[Hand, WinContext]:
+def random_win(
+    rng: random.Random, *, players: int = 4, red_fives: int = 1
+) -> tuple[Hand, WinContext]:
     """A random complete hand and a situation it could have been won in.
 
     Args:
@@ -40,7 +42,9 @@ def random_win(rng: random.Random, *, players: int = 4, red_fives: int = 1) -> t
         elif roll < 0.075:
             concealed, melds = _thirteen_orphans(rng, counts)
         elif roll < 0.2:
-            concealed, melds = _standard(rng, counts, players, suit=rng.choice((1, 2) if players == 3 else (0, 1, 2)))
+            concealed, melds = _standard(
+                rng, counts, players, suit=rng.choice((1, 2) if players == 3 else (0, 1, 2))
+            )
         else:
             concealed, melds = _standard(rng, counts, players)
         if concealed is None:
@@ -84,7 +88,11 @@ def _standard(rng: random.Random, counts: list[int], players: int, suit: int | N
         if not _take(counts, group):
             return None, None
         if len(group) == 4:
-            kind = "ankan" if not called or rng.random() < 0.3 else rng.choice(("minkan", "shouminkan"))
+            kind = (
+                "ankan"
+                if not called or rng.random() < 0.3
+                else rng.choice(("minkan", "shouminkan"))
+            )
             melds.append((kind, group))
         elif called:
             melds.append(("chi" if group[0] != group[1] else "pon", group))
@@ -146,12 +154,25 @@ def _situation(rng: random.Random, concealed, melds, counts, players: int):
     chankan = not tsumo and not houtei and rng.random() < 0.03
     first = not melds and rng.random() < 0.01
     return dict(
-        win=win, tsumo=tsumo, riichi=riichi, double_riichi=double,
-        ippatsu=riichi and rng.random() < 0.2, rinshan=rinshan, chankan=chankan,
-        haitei=haitei, houtei=houtei, tenhou=first and tsumo and seat == 0,
-        chiihou=first and tsumo and seat != 0, seat_wind=seat, round_wind=rng.randrange(2),
-        dora=dora, ura=ura, honba=rng.choice((0, 0, 0, 1, 2, 3)),
-        sticks=rng.choice((0, 0, 1, 2)), nuki=nuki, players=players,
+        win=win,
+        tsumo=tsumo,
+        riichi=riichi,
+        double_riichi=double,
+        ippatsu=riichi and rng.random() < 0.2,
+        rinshan=rinshan,
+        chankan=chankan,
+        haitei=haitei,
+        houtei=houtei,
+        tenhou=first and tsumo and seat == 0,
+        chiihou=first and tsumo and seat != 0,
+        seat_wind=seat,
+        round_wind=rng.randrange(2),
+        dora=dora,
+        ura=ura,
+        honba=rng.choice((0, 0, 0, 1, 2, 3)),
+        sticks=rng.choice((0, 0, 1, 2)),
+        nuki=nuki,
+        players=players,
     )
 
 

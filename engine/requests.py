@@ -11,7 +11,8 @@ field and builds the `Hand`, `WinContext` and `Rules` to score.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from agari.engine.context import WinContext, parse_wind
 from agari.engine.errors import InvalidInput, InvalidTile
@@ -19,12 +20,26 @@ from agari.engine.hand import Hand, parse_hand
 from agari.engine.rules import Rules
 from agari.engine.tiles import Tile, parse_tiles
 
-FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
-         "tenhou", "chiihou", "renhou", "nagashi")
+FLAGS = (
+    "tsumo",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "houtei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+    "nagashi",
+)
 """Yes/no fields of a request."""
 COUNTS = ("honba", "sticks", "nuki")
 """Whole-number fields of a request."""
-FIELDS = frozenset(("hand", "win", "seat", "round", "dora", "ura", "rules", "players", *FLAGS, *COUNTS))
+FIELDS = frozenset(
+    ("hand", "win", "seat", "round", "dora", "ura", "rules", "players", *FLAGS, *COUNTS)
+)
 """Every field a request may carry."""
 MAX_COUNT = 1000  # honba/sticks beyond this are typos, not games
 
@@ -132,7 +147,7 @@ def parse_indicators(value: Any, what: str) -> tuple[Tile, ...]:
         return tuple(parse_tile(p, what) for p in parts)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(parse_tile(v, what) for v in value)
-    raise InvalidInput(f"{what} must be tiles like \"1m,5z\" or a list of tile names, got {value!r}")
+    raise InvalidInput(f'{what} must be tiles like "1m,5z" or a list of tile names, got {value!r}')
 
 
 def _rules(spec: Any, cache: dict[str, Rules] | None) -> Rules:

@@ -62,7 +62,7 @@ class ScoreResult(NamedTuple):
 
     @property
     def decomposition(self) -> tuple[str, ...]:
-        """The reading as MPSZ groups: concealed sets and pair by kind (red fives kept), then melds."""
+        """The reading as MPSZ groups: concealed sets and pair by kind (reds kept), then melds."""
         return render_groups(self.hand, self.groups)
 
     @property
@@ -105,7 +105,6 @@ class ScoreResult(NamedTuple):
             "rules": self.rules,
         }
 
-
     def to_json_text(self) -> str:
         """`to_json` already encoded: the same document as ``json.dumps(to_json())``.
 
@@ -132,8 +131,9 @@ _FRAGMENTS: dict[Any, str] = {}
 def _yaku_fragment(y: YakuHit) -> str:
     text = _FRAGMENTS.get(y)
     if text is None:
-        text = _FRAGMENTS[y] = json.dumps({"name": y.name, "han": y.han, "name_ja": y.name_ja},
-                                          ensure_ascii=False)
+        text = _FRAGMENTS[y] = json.dumps(
+            {"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False
+        )
     return text
 
 
@@ -152,7 +152,7 @@ def _string(text: str) -> str:
     return encoded
 
 
-_SEQ_TEXT = {s: format_tiles(TILES[s:s + 3]) for s in range(27) if s % 9 <= 6}
+_SEQ_TEXT = {s: format_tiles(TILES[s : s + 3]) for s in range(27) if s % 9 <= 6}
 _TRIP_TEXT = tuple(format_tiles([t] * 3) for t in TILES)
 _PAIR_TEXT = tuple(format_tiles([t] * 2) for t in TILES)
 
@@ -166,8 +166,11 @@ def render_groups(hand: Hand, groups) -> tuple[str, ...]:
         return melds
     if len(groups) == 3 and isinstance(groups[1], tuple):
         pair, seqs, trips = groups
-        keyed = sorted([(s, 0, _SEQ_TEXT[s]) for s in seqs] + [(t, 1, _TRIP_TEXT[t]) for t in trips]
-                       + [(pair, 2, _PAIR_TEXT[pair])])
+        keyed = sorted(
+            [(s, 0, _SEQ_TEXT[s]) for s in seqs]
+            + [(t, 1, _TRIP_TEXT[t]) for t in trips]
+            + [(pair, 2, _PAIR_TEXT[pair])]
+        )
         texts = [text for _, _, text in keyed]
     else:
         texts = [_PAIR_TEXT[k] for k in groups]

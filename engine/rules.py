@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -91,14 +91,17 @@ class Rules:
         unknown = set(self.double_yakuman) - set(DOUBLE_YAKUMAN_NAMES)
         if unknown:
             raise InvalidInput(
-                f"double_yakuman: unknown {sorted(unknown)}, expected some of {list(DOUBLE_YAKUMAN_NAMES)}"
+                f"double_yakuman: unknown {sorted(unknown)}, "
+                f"expected some of {list(DOUBLE_YAKUMAN_NAMES)}"
             )
         for name in ("red_fives", "sanma_red_fives"):
             value = getattr(self, name)
             if len(value) != 3 or any(not isinstance(n, int) or not 0 <= n <= 4 for n in value):
                 raise InvalidInput(f"{name} must be three counts 0..4 (m, p, s), got {value!r}")
         if self.double_wind_pair_fu not in (2, 4):
-            raise InvalidInput(f"double_wind_pair_fu must be 2 or 4, got {self.double_wind_pair_fu!r}")
+            raise InvalidInput(
+                f"double_wind_pair_fu must be 2 or 4, got {self.double_wind_pair_fu!r}"
+            )
         for name in ("honba_points", "sanma_honba_points", "riichi_stick"):
             if getattr(self, name) < 0:
                 raise InvalidInput(f"{name} must not be negative")
@@ -115,7 +118,7 @@ class Rules:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Rules:
-        """A custom rule set from a TOML file of `Rules` fields (``base = "<preset>"`` to start from one).
+        """A custom rule set from a TOML file of `Rules` fields (``base = "<preset>"`` to start).
 
         Raises:
             InvalidInput: unreadable file, TOML syntax error, unknown key or bad value.
@@ -126,7 +129,9 @@ class Rules:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise InvalidInput(f"cannot read rules file {str(path)!r}: {exc.strerror or exc}") from None
+            raise InvalidInput(
+                f"cannot read rules file {str(path)!r}: {exc.strerror or exc}"
+            ) from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InvalidInput(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
         base_name = data.pop("base", None)
@@ -145,7 +150,9 @@ class Rules:
             return _load_preset(spec)
         if isinstance(spec, str) and spec.endswith(".toml"):
             return cls.from_toml(spec)
-        raise InvalidInput(f"unknown rules {spec!r}: expected one of {', '.join(PRESETS)} or a .toml file")
+        raise InvalidInput(
+            f"unknown rules {spec!r}: expected one of {', '.join(PRESETS)} or a .toml file"
+        )
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied, each checked against the field's type."""
@@ -170,11 +177,23 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 
 _FIELD_TYPES = {
-    "name": str, "description": str, "kazoe": str, "renhou": str, "sanma_tsumo": str,
-    "kuitan": bool, "kiriage": bool, "yakuman_stack": bool, "nagashi_mangan": bool,
+    "name": str,
+    "description": str,
+    "kazoe": str,
+    "renhou": str,
+    "sanma_tsumo": str,
+    "kuitan": bool,
+    "kiriage": bool,
+    "yakuman_stack": bool,
+    "nagashi_mangan": bool,
     "nagashi_counters": bool,
-    "ura_dora": bool, "kan_dora": bool, "nuki_dora": bool,
-    "double_wind_pair_fu": int, "honba_points": int, "sanma_honba_points": int, "riichi_stick": int,
+    "ura_dora": bool,
+    "kan_dora": bool,
+    "nuki_dora": bool,
+    "double_wind_pair_fu": int,
+    "honba_points": int,
+    "sanma_honba_points": int,
+    "riichi_stick": int,
 }
 
 
@@ -193,7 +212,7 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_preset(name: str) -> Rules:
     import tomllib
 

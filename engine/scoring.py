@@ -27,7 +27,15 @@ from agari.engine.shapes import decompositions, is_kokushi, kind_names, waits_of
 from agari.engine.tiles import KINDS, Tile, format_tiles
 from agari.engine.validate import check_situation
 from agari.engine.yaku import (
-    CHIITOITSU, DORA_NAMES, HAND_WIDE, KOKUSHI, NAGASHI, PER_SHAPE, STANDARD, HandFacts, ShapeFacts,
+    CHIITOITSU,
+    DORA_NAMES,
+    HAND_WIDE,
+    KOKUSHI,
+    NAGASHI,
+    PER_SHAPE,
+    STANDARD,
+    HandFacts,
+    ShapeFacts,
 )
 
 YAKUMAN_HAN = 13
@@ -84,10 +92,12 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
         raise NoYaku(f"{hand} has no yaku (dora do not count toward the one-han minimum)")
     _, han, yakuman, hits, fu, items, decomp, wait = best
     hits = _rows(hits, yakuman, rules) + (() if yakuman else dora_rows)
-    payment = payment_for(han, fu, yakuman, ctx.seat_wind == 0, ctx.tsumo, rules, ctx.honba,
-                          ctx.sticks, ctx.players)
-    return ScoreResult(hand, win, ctx.tsumo, han, fu, yakuman, hits, wait, payment, rules.name,
-                       items, decomp)
+    payment = payment_for(
+        han, fu, yakuman, ctx.seat_wind == 0, ctx.tsumo, rules, ctx.honba, ctx.sticks, ctx.players
+    )
+    return ScoreResult(
+        hand, win, ctx.tsumo, han, fu, yakuman, hits, wait, payment, rules.name, items, decomp
+    )
 
 
 def _complete(hand: Hand, ctx: WinContext) -> tuple[Hand, Tile]:
@@ -101,8 +111,10 @@ def _complete(hand: Hand, ctx: WinContext) -> tuple[Hand, Tile]:
             raise InvalidHand("no concealed tile to take as the winning tile")
         return hand, hand.concealed[-1]
     if hand.counts[ctx.win.kind] == 0:
-        raise InvalidHand(f"the winning tile {ctx.win} is not among the concealed tiles "
-                          f"{format_tiles(hand.concealed)}")
+        raise InvalidHand(
+            f"the winning tile {ctx.win} is not among the concealed tiles "
+            f"{format_tiles(hand.concealed)}"
+        )
     return hand, ctx.win
 
 
@@ -133,10 +145,23 @@ def _interpretations(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokus
     double_wind_fu = rules.double_wind_pair_fu
     for pair, seqs, trips in decomps:
         for wait in _waits_in(pair, seqs, trips, win):
-            fu, items, pinfu = standard_fu(pair, seqs, trips, hand.melds, wait, win, ctx.tsumo,
-                                           facts.closed, facts.seat, facts.round, double_wind_fu)
+            fu, items, pinfu = standard_fu(
+                pair,
+                seqs,
+                trips,
+                hand.melds,
+                wait,
+                win,
+                ctx.tsumo,
+                facts.closed,
+                facts.seat,
+                facts.round,
+                double_wind_fu,
+            )
             ankou = len(trips) + ankans - (wait == "shanpon" and not ctx.tsumo)
-            shape = ShapeFacts(STANDARD, pair, seqs + chi_starts, trips + meld_trips, ankou, wait, pinfu)
+            shape = ShapeFacts(
+                STANDARD, pair, seqs + chi_starts, trips + meld_trips, ankou, wait, pinfu
+            )
             yield shape, fu, items, (pair, seqs, trips)
     if chiitoi:
         pairs = tuple(k for k in range(34) if hand.counts[k] == 2)
@@ -259,9 +284,17 @@ def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]
 def _nagashi(hand: Hand, win: Tile, ctx: WinContext, rules: Rules) -> ScoreResult:
     """流し満貫: a mangan tsumo, whatever the tiles."""
     counters = rules.nagashi_counters
-    payment = hand_points(NAGASHI.han_closed, 0, dealer=ctx.dealer, tsumo=True, rules=rules,
-                          honba=ctx.honba if counters else 0, sticks=ctx.sticks if counters else 0,
-                          players=ctx.players)
+    payment = hand_points(
+        NAGASHI.han_closed,
+        0,
+        dealer=ctx.dealer,
+        tsumo=True,
+        rules=rules,
+        honba=ctx.honba if counters else 0,
+        sticks=ctx.sticks if counters else 0,
+        players=ctx.players,
+    )
     hit = YakuHit(NAGASHI.name, NAGASHI.han_closed, NAGASHI.ja, NAGASHI.zh)
-    return ScoreResult(hand, win, True, NAGASHI.han_closed, 0, 0, (hit,), "", payment, rules.name,
-                       (), ())
+    return ScoreResult(
+        hand, win, True, NAGASHI.han_closed, 0, 0, (hit,), "", payment, rules.name, (), ()
+    )

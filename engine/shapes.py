@@ -15,7 +15,7 @@ suit's pattern is decomposed once and cached (a pure function of a 9- or
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
 from agari.engine.tiles import KINDS, TERMINAL_HONOR_KINDS, parse_tiles
@@ -36,7 +36,7 @@ def counts_of(text: str) -> list[int]:
 
 
 # -- per-suit decomposition ---------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _suit_parts(pattern: tuple[int, ...], sequences: bool) -> tuple[Decomposition, ...]:
     """Every way to split one suit's pattern into sets and at most one pair.
 
@@ -68,7 +68,7 @@ def _suit_parts(pattern: tuple[int, ...], sequences: bool) -> tuple[Decompositio
     return tuple(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _part(pattern: tuple[int, ...], start: int):
     """(holds the pair, decompositions in absolute kinds) for one suit, or None if impossible."""
     rest = sum(pattern) % 3
@@ -99,8 +99,11 @@ def _decompose(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
 
 def _join(parts) -> Decomposition:
     pair = max(parts[0][0], parts[1][0], parts[2][0], parts[3][0])
-    return (pair, parts[0][1] + parts[1][1] + parts[2][1] + parts[3][1],
-            parts[0][2] + parts[1][2] + parts[2][2] + parts[3][2])
+    return (
+        pair,
+        parts[0][1] + parts[1][1] + parts[2][1] + parts[3][1],
+        parts[0][2] + parts[1][2] + parts[2][2] + parts[3][2],
+    )
 
 
 def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, ...]:
@@ -115,8 +118,11 @@ def is_chiitoitsu(counts: list[int] | tuple[int, ...]) -> bool:
 
 def is_kokushi(counts: list[int] | tuple[int, ...]) -> bool:
     """国士無双: one of each terminal and honour, one of them twice."""
-    return sum(counts) == 14 and all(counts[k] for k in _YAOCHUU) and \
-        sum(counts[k] for k in _YAOCHUU) == 14
+    return (
+        sum(counts) == 14
+        and all(counts[k] for k in _YAOCHUU)
+        and sum(counts[k] for k in _YAOCHUU) == 14
+    )
 
 
 def is_complete(counts: list[int] | tuple[int, ...], melds: int = 0) -> bool:
@@ -149,9 +155,9 @@ def waits_of(
 
 
 # -- shanten --------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _suit_blocks(pattern: tuple[int, ...], sequences: bool) -> frozenset[tuple[int, int, int]]:
-    """Reachable (sets, partial sets, pair) for one suit; partial = two tiles one away from a set."""
+    """Reachable (sets, partial sets, pair) for one suit; a partial set is one tile from a set."""
     counts = list(pattern)
     first = next((i for i, n in enumerate(counts) if n), -1)
     if first < 0:
@@ -184,13 +190,16 @@ def _suit_blocks(pattern: tuple[int, ...], sequences: bool) -> frozenset[tuple[i
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    return [a for a in options
-            if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in options)]
+    return [
+        a
+        for a in options
+        if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in options)
+    ]
 
 
 def _standard_shanten(counts: tuple[int, ...], melds: int) -> int:
     best = 8
-    suits = [_suit_blocks(counts[s:s + 9], True) for s in _SUIT_STARTS]
+    suits = [_suit_blocks(counts[s : s + 9], True) for s in _SUIT_STARTS]
     suits.append(_suit_blocks(counts[27:34], False))
     for combo in product(*suits):
         m = melds + sum(c[0] for c in combo)

@@ -18,8 +18,8 @@ Tile('0p')
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from agari.engine.errors import InvalidTile
 
@@ -173,7 +173,7 @@ def _from_digit(digit: int, suit: str, source: str) -> Tile:
 
 _INTERNED: dict[tuple[int, str], Tile] = {
     (int(name[0]), name[1]): Tile(kind) for kind, name in enumerate(KINDS)
-} | {(0, s): Tile(k, red=True) for s, k in zip("mps", FIVE_KINDS)}
+} | {(0, s): Tile(k, red=True) for s, k in zip("mps", FIVE_KINDS, strict=True)}
 """Shared `Tile` values by (digit, suit): parsing reuses them instead of building new ones."""
 
 TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(34))
@@ -212,7 +212,9 @@ def parse_tiles(text: str) -> list[Tile]:
         tiles.extend(run)
         pos = m.end()
     if pos != len(compact):
-        raise InvalidTile(f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)")
+        raise InvalidTile(
+            f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)"
+        )
     return tiles
 
 

@@ -30,7 +30,9 @@ def check_situation(hand: Hand, ctx: WinContext, rules: Rules) -> None:
     if ctx.tenhou or ctx.chiihou or ctx.renhou or ctx.rinshan or ctx.nagashi:
         _check_rare(hand, ctx, rules)
     if len(ctx.ura) > len(ctx.dora):
-        raise InvalidInput(f"{len(ctx.ura)} ura indicators but only {len(ctx.dora)} dora indicators")
+        raise InvalidInput(
+            f"{len(ctx.ura)} ura indicators but only {len(ctx.dora)} dora indicators"
+        )
     _check_tiles(hand, ctx, rules)
 
 
@@ -63,20 +65,29 @@ def _check_tiles(hand: Hand, ctx: WinContext, rules: Rules) -> None:
         held[NORTH] += ctx.nuki
         for kind in touched:
             if held[kind] > 4:
-                raise InvalidHand(f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
-                                  "and set-aside norths (a set has 4)")
+                raise InvalidHand(
+                    f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
+                    "and set-aside norths (a set has 4)"
+                )
     limits = rules.red_fives if ctx.players == 4 else rules.sanma_red_fives
-    if reds[0] > limits[0] or reds[1] > limits[1] or reds[2] > limits[2] or \
-            held[4] + limits[0] - reds[0] > 4 or held[13] + limits[1] - reds[1] > 4 or \
-            held[22] + limits[2] - reds[2] > 4:
+    if (
+        reds[0] > limits[0]
+        or reds[1] > limits[1]
+        or reds[2] > limits[2]
+        or held[4] + limits[0] - reds[0] > 4
+        or held[13] + limits[1] - reds[1] > 4
+        or held[22] + limits[2] - reds[2] > 4
+    ):
         _reject_fives(held, reds, limits, ctx.players, rules)
 
 
 def _reject_fives(held, reds, limits, players: int, rules: Rules) -> None:
     for i in range(3):
         if reds[i] > limits[i]:
-            raise InvalidHand(f"{reds[i]} red 5{_SUITS[i]} but the {rules.name!r} rules' "
-                              f"{players}-player set has {limits[i]}")
+            raise InvalidHand(
+                f"{reds[i]} red 5{_SUITS[i]} but the {rules.name!r} rules' "
+                f"{players}-player set has {limits[i]}"
+            )
         plain = held[FIVE_KINDS[i]] - reds[i]
         if plain > 4 - limits[i]:
             raise InvalidHand(

@@ -51,7 +51,9 @@ def score_each_wait(
     for tile in waits(hand):
         tile = _physical(tile, hand, ctx, rules)
         try:
-            out[tile.plain] = score(Hand(hand.concealed + (tile,), hand.melds), ctx.with_win(tile), rules)
+            out[tile.plain] = score(
+                Hand(hand.concealed + (tile,), hand.melds), ctx.with_win(tile), rules
+            )
         except AgariError as err:
             out[tile.plain] = err
     return out

@@ -10,8 +10,8 @@ Dora are not yaku; they are counted in `agari.engine.dora`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from agari.engine.tiles import TERMINAL_HONOR_KINDS
 
@@ -27,10 +27,27 @@ _OUTSIDE_SEQS = frozenset(s for s in range(27) if s % 9 in (0, 6))
 """Sequence starts that hold a terminal: 123 and 789 of each suit."""
 
 
-GATES = ("tsumo", "riichi", "rare_situation", "no_yaochuu", "wind_set", "dragon_set", "no_suits",
-         "yaochuu_only", "one_suit",
-         "sou_only", "kans", "pinfu", "dup_seqs", "three_seqs", "outside", "three_trips",
-         "many_ankou", "chiitoi", "kokushi")
+GATES = (
+    "tsumo",
+    "riichi",
+    "rare_situation",
+    "no_yaochuu",
+    "wind_set",
+    "dragon_set",
+    "no_suits",
+    "yaochuu_only",
+    "one_suit",
+    "sou_only",
+    "kans",
+    "pinfu",
+    "dup_seqs",
+    "three_seqs",
+    "outside",
+    "three_trips",
+    "many_ankou",
+    "chiitoi",
+    "kokushi",
+)
 """Gate names: a row is checked only when its gate holds (a bit of ``gates`` below)."""
 GATE_BIT = {name: 1 << i for i, name in enumerate(GATES)}
 _B = GATE_BIT
@@ -43,8 +60,23 @@ class HandFacts:
     rows cost nothing for most hands.
     """
 
-    __slots__ = ("all", "closed", "kans", "melds", "seat", "round", "ctx", "rules", "honors",
-                 "suits", "yaochuu_only", "no_yaochuu", "concealed", "win", "gates")
+    __slots__ = (
+        "all",
+        "closed",
+        "kans",
+        "melds",
+        "seat",
+        "round",
+        "ctx",
+        "rules",
+        "honors",
+        "suits",
+        "yaochuu_only",
+        "no_yaochuu",
+        "concealed",
+        "win",
+        "gates",
+    )
 
     def __init__(self, all_counts, concealed, melds, closed, kans, ctx, rules, win) -> None:
         self.all = all_counts
@@ -68,8 +100,15 @@ class HandFacts:
             gates |= _B["tsumo"]
         if ctx.riichi or ctx.double_riichi:
             gates |= _B["riichi"]
-        if ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou or \
-                ctx.chiihou or ctx.renhou:
+        if (
+            ctx.rinshan
+            or ctx.chankan
+            or ctx.haitei
+            or ctx.houtei
+            or ctx.tenhou
+            or ctx.chiihou
+            or ctx.renhou
+        ):
             gates |= _B["rare_situation"]
         if yaochuu == 0:
             gates |= _B["no_yaochuu"]
@@ -98,8 +137,18 @@ class ShapeFacts:
     the predicates stay one-liners; ``gates`` holds the shape gates.
     """
 
-    __slots__ = ("form", "pair", "seqs", "trips", "ankou", "wait", "pinfu", "seq_set", "outside",
-                 "gates")
+    __slots__ = (
+        "form",
+        "pair",
+        "seqs",
+        "trips",
+        "ankou",
+        "wait",
+        "pinfu",
+        "seq_set",
+        "outside",
+        "gates",
+    )
 
     def __init__(self, form, pair, seqs, trips, ankou, wait, pinfu) -> None:
         self.form = form
@@ -116,8 +165,12 @@ class ShapeFacts:
                 gates |= _B["three_seqs"]
             if len(seq_set) < len(seqs):
                 gates |= _B["dup_seqs"]
-            self.outside = outside = form == STANDARD and pair in TERMINAL_HONOR_KINDS and \
-                seq_set <= _OUTSIDE_SEQS and TERMINAL_HONOR_KINDS.issuperset(trips)
+            self.outside = outside = (
+                form == STANDARD
+                and pair in TERMINAL_HONOR_KINDS
+                and seq_set <= _OUTSIDE_SEQS
+                and TERMINAL_HONOR_KINDS.issuperset(trips)
+            )
             if outside:
                 gates |= _B["outside"]
             if pinfu:
@@ -234,6 +287,7 @@ def _dragon(kind: int) -> Callable[[HandFacts], bool]:
     def check(h: HandFacts) -> bool:
         """役牌 三元牌: a triplet or kan of this dragon."""
         return h.all[kind] >= 3
+
     return check
 
 
@@ -241,6 +295,7 @@ def _seat_wind(kind: int) -> Callable[[HandFacts], bool]:
     def check(h: HandFacts) -> bool:
         """役牌 自風: a triplet of the seat wind."""
         return h.seat == kind and h.all[kind] >= 3
+
     return check
 
 
@@ -248,6 +303,7 @@ def _round_wind(kind: int) -> Callable[[HandFacts], bool]:
     def check(h: HandFacts) -> bool:
         """役牌 場風: a triplet of the round wind."""
         return h.round == kind and h.all[kind] >= 3
+
     return check
 
 
@@ -317,8 +373,8 @@ def _chuuren_counts(h: HandFacts) -> tuple[int, ...] | None:
     if h.melds or h.suits != 1 or h.honors:
         return None
     start = 9 * (h.win // 9)
-    counts = h.concealed[start:start + 9]
-    return counts if all(c >= need for c, need in zip(counts, _CHUUREN)) else None
+    counts = h.concealed[start : start + 9]
+    return counts if all(c >= need for c, need in zip(counts, _CHUUREN, strict=True)) else None
 
 
 def _chuuren(h: HandFacts) -> bool:
@@ -480,11 +536,14 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("chinroutou", "清老頭", "清老头", 13, 13, _T, _chinroutou, "yaochuu_only", 1),
     Yaku("ryuuiisou", "緑一色", "绿一色", 13, 13, _T, _ryuuiisou, "sou_only", 1),
     Yaku("chuuren", "九蓮宝燈", "九莲宝灯", 13, 0, _T, _chuuren, "one_suit", 1),
-    Yaku("junsei_chuuren", "純正九蓮宝燈", "纯正九莲宝灯", 13, 0, _T, _junsei_chuuren, "one_suit", 1),
+    Yaku(
+        "junsei_chuuren", "純正九蓮宝燈", "纯正九莲宝灯", 13, 0, _T, _junsei_chuuren, "one_suit", 1
+    ),
     Yaku("suukantsu", "四槓子", "四杠子", 13, 13, _T, _suukantsu, "kans", 1),
 )
 """Every yaku, in the order results list them."""
 YAKU = tuple(dataclasses.replace(y, order=i) for i, y in enumerate(YAKU))
+
 
 def _by_gate(rows) -> tuple[tuple[int, tuple[Yaku, ...]], ...]:
     gates: dict[str, list[Yaku]] = {}

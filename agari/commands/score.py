@@ -24,20 +24,33 @@ def register(app: typer.Typer) -> None:
 
 
 def score(
-    hand: Annotated[list[str] | None, typer.Argument(
-        help="HAND: concealed tiles incl. the winning tile, then melds, e.g. "
-             "'123m406p789s11z 777z [5555m]'.", show_default=False)] = None,
-    win: Annotated[str | None, typer.Option(help="Winning tile (default: last concealed tile).")] = None,
-    tsumo: Annotated[bool, typer.Option("--tsumo", help="Won by self-draw (default: ron).")] = False,
+    hand: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="HAND: concealed tiles incl. the winning tile, then melds, e.g. "
+            "'123m406p789s11z 777z [5555m]'.",
+            show_default=False,
+        ),
+    ] = None,
+    win: Annotated[
+        str | None, typer.Option(help="Winning tile (default: last concealed tile).")
+    ] = None,
+    tsumo: Annotated[
+        bool, typer.Option("--tsumo", help="Won by self-draw (default: ron).")
+    ] = False,
     riichi: Annotated[bool, typer.Option("--riichi", help="Riichi declared.")] = False,
     double_riichi: Annotated[bool, typer.Option("--double-riichi", help="Double riichi.")] = False,
     ippatsu: Annotated[bool, typer.Option("--ippatsu", help="Ippatsu.")] = False,
-    rinshan: Annotated[bool, typer.Option("--rinshan", help="Won on a kan replacement tile.")] = False,
+    rinshan: Annotated[
+        bool, typer.Option("--rinshan", help="Won on a kan replacement tile.")
+    ] = False,
     chankan: Annotated[bool, typer.Option("--chankan", help="Robbed a kan.")] = False,
     haitei: Annotated[bool, typer.Option("--haitei", help="Tsumo on the last wall tile.")] = False,
     houtei: Annotated[bool, typer.Option("--houtei", help="Ron on the last discard.")] = False,
     tenhou: Annotated[bool, typer.Option("--tenhou", help="Dealer's win on the deal.")] = False,
-    chiihou: Annotated[bool, typer.Option("--chiihou", help="Non-dealer's first-draw win.")] = False,
+    chiihou: Annotated[
+        bool, typer.Option("--chiihou", help="Non-dealer's first-draw win.")
+    ] = False,
     renhou: Annotated[bool, typer.Option("--renhou", help="Ron before the first draw.")] = False,
     nagashi: Annotated[bool, typer.Option("--nagashi", help="Nagashi mangan.")] = False,
     seat: Annotated[str, typer.Option(help="Seat wind E|S|W|N (E is the dealer).")] = "S",
@@ -46,16 +59,21 @@ def score(
     ura: Annotated[str | None, typer.Option(help="Ura dora indicators (riichi only).")] = None,
     honba: Annotated[int, typer.Option(help="Honba counters on the table.")] = 0,
     sticks: Annotated[int, typer.Option(help="Riichi sticks on the table.")] = 0,
-    rules: Annotated[str, typer.Option(
-        help="tenhou|mahjongsoul|wrc|ema|mleague or a rules .toml file.")] = "tenhou",
+    rules: Annotated[
+        str, typer.Option(help="tenhou|mahjongsoul|wrc|ema|mleague or a rules .toml file.")
+    ] = "tenhou",
     players: Annotated[int, typer.Option(help="4, or 3 for sanma.")] = 4,
     nuki: Annotated[int, typer.Option(help="North tiles set aside (sanma).")] = 0,
     lang: Annotated[str, typer.Option(help="Human output language: en|ja|zh.")] = "en",
     json_: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    batch: Annotated[str | None, typer.Option(
-        help="JSONL file of requests ('-' for stdin): one result line per request.")] = None,
-    jobs: Annotated[int | None, typer.Option(
-        help="Worker processes for --batch (default: one per CPU, at most 8).")] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="JSONL file of requests ('-' for stdin): one result line per request."),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="Worker processes for --batch (default: one per CPU, at most 8)."),
+    ] = None,
 ) -> None:
     """Score a winning hand, or every request of a batch."""
     with reported_errors(json_mode=json_ or batch is not None):
@@ -68,11 +86,28 @@ def score(
         if not hand:
             raise _bad("missing HAND, e.g. agari score 123m406p789s1122z --tsumo")
         request: dict[str, Any] = {
-            "hand": " ".join(hand), "win": win, "seat": seat, "round": round_, "dora": dora,
-            "ura": ura, "honba": honba, "sticks": sticks, "rules": rules, "players": players,
-            "nuki": nuki, "tsumo": tsumo, "riichi": riichi, "double_riichi": double_riichi,
-            "ippatsu": ippatsu, "rinshan": rinshan, "chankan": chankan, "haitei": haitei,
-            "houtei": houtei, "tenhou": tenhou, "chiihou": chiihou, "renhou": renhou,
+            "hand": " ".join(hand),
+            "win": win,
+            "seat": seat,
+            "round": round_,
+            "dora": dora,
+            "ura": ura,
+            "honba": honba,
+            "sticks": sticks,
+            "rules": rules,
+            "players": players,
+            "nuki": nuki,
+            "tsumo": tsumo,
+            "riichi": riichi,
+            "double_riichi": double_riichi,
+            "ippatsu": ippatsu,
+            "rinshan": rinshan,
+            "chankan": chankan,
+            "haitei": haitei,
+            "houtei": houtei,
+            "tenhou": tenhou,
+            "chiihou": chiihou,
+            "renhou": renhou,
             "nagashi": nagashi,
         }
         from agari.engine.requests import parse_request
@@ -102,9 +137,11 @@ def _run_batch(source: str, jobs: int | None) -> int:
         stream = sys.stdin
     else:
         try:
-            stream = Path(source).open(encoding="utf-8")
+            stream = Path(source).open(encoding="utf-8")  # noqa: SIM115 - closed in finally below
         except OSError as exc:
-            raise InvalidInput(f"cannot read batch file {source!r}: {exc.strerror or exc}") from None
+            raise InvalidInput(
+                f"cannot read batch file {source!r}: {exc.strerror or exc}"
+            ) from None
     try:
         failed, total = run_batch(stream, sys.stdout, jobs=jobs)
     except UnicodeDecodeError as exc:
@@ -134,8 +171,10 @@ def _show(result, lang: str) -> None:
     yaku.add_column(t("yaku"))
     yaku.add_column(t("han"), justify="right")
     for y in result.yaku:
-        yaku.add_row(yaku_label(y.name, y.name_ja, y.name_zh, lang),
-                     f"{t('yakuman')} ×{y.yakuman}" if y.yakuman else str(y.han))
+        yaku.add_row(
+            yaku_label(y.name, y.name_ja, y.name_zh, lang),
+            f"{t('yakuman')} ×{y.yakuman}" if y.yakuman else str(y.han),
+        )
     out.print(yaku)
     if result.fu_raw:
         fu = Table(show_header=True, header_style="bold")
@@ -148,10 +187,20 @@ def _show(result, lang: str) -> None:
             fu.add_row(text, f"{value:+d}" if reason == "round up" else str(value))
         out.print(fu)
     limit = label(LIMITS, result.limit, lang)
-    head = f"{result.yakuman}× {t('yakuman')}" if result.yakuman else f"{result.han} {t('han')} {result.fu} {t('fu')}"
-    out.print(f"[bold]{head}[/]" + (f"  {limit}" if limit else "") + f"  {result.points} {t('points')}")
-    out.print(f"{t('decomposition')}: {' '.join(result.decomposition)}  ({t('wait')}: {result.wait})")
+    head = (
+        f"{result.yakuman}× {t('yakuman')}"
+        if result.yakuman
+        else f"{result.han} {t('han')} {result.fu} {t('fu')}"
+    )
+    out.print(
+        f"[bold]{head}[/]" + (f"  {limit}" if limit else "") + f"  {result.points} {t('points')}"
+    )
+    out.print(
+        f"{t('decomposition')}: {' '.join(result.decomposition)}  ({t('wait')}: {result.wait})"
+    )
     for payer, amount in result.payments.items():
-        key = "non_dealer_all" if payer == "non_dealer" and "dealer" not in result.payments else payer
+        key = (
+            "non_dealer_all" if payer == "non_dealer" and "dealer" not in result.payments else payer
+        )
         out.print(f"  {t(key)}: {amount}")
     out.print(f"  {t('total')}: {result.total}")

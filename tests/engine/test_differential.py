@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from agari.engine.errors import AgariError
 from agari.engine.random_hands import random_win
 from agari.engine.scoring import score
@@ -33,8 +32,14 @@ def ours(hand, ctx) -> dict:
     except AgariError as err:
         return {"error": err.code}
     yaku = sorted({"dora" if y.name == "nuki_dora" else y.name for y in r.yaku})
-    return {"han": r.han, "fu": r.fu, "yakuman": r.yakuman, "yaku": yaku, "payments": r.payments,
-            "total": r.total}
+    return {
+        "han": r.han,
+        "fu": r.fu,
+        "yakuman": r.yakuman,
+        "yaku": yaku,
+        "payments": r.payments,
+        "total": r.total,
+    }
 
 
 def compare(n: int, seed: int) -> tuple[int, list[str]]:
@@ -47,7 +52,7 @@ def compare(n: int, seed: int) -> tuple[int, list[str]]:
         if "yaku" in b:
             b["yaku"] = sorted(set(b["yaku"]))
         if a.get("yakuman") and b.get("yakuman"):
-            a["fu"] = b["fu"] = None   # fu do not matter for a yakuman
+            a["fu"] = b["fu"] = None  # fu do not matter for a yakuman
         if a == b:
             agree += 1
         else:

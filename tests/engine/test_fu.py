@@ -1,7 +1,6 @@
 """Fu, item by item, worked by hand (tenhou rules; ron, seat South, round East unless stated)."""
 
 import pytest
-
 from helpers import scored
 
 # hand, fields, items (reason, fu) in order, total
@@ -11,39 +10,112 @@ CASES = [
     # pinfu tsumo: no tsumo fu, 20 flat
     ("234m567p34566678s", dict(tsumo=True), [("base", 20)], 20),
     # kanchan 2m (13 + 2): 20 + 10 + 2 = 32 → 40
-    ("13m567p345678s66s2m", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("kanchan wait", 2), ("round up", 8)], 40),
+    (
+        "13m567p345678s66s2m",
+        dict(riichi=True),
+        [("base", 20), ("closed ron", 10), ("kanchan wait", 2), ("round up", 8)],
+        40,
+    ),
     # penchan 3p (12 + 3) and 7p (89 + 7)
-    ("12p456m345678s66s3p", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("penchan wait", 2), ("round up", 8)], 40),
-    ("89p456m345678s66s7p", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("penchan wait", 2), ("round up", 8)], 40),
+    (
+        "12p456m345678s66s3p",
+        dict(riichi=True),
+        [("base", 20), ("closed ron", 10), ("penchan wait", 2), ("round up", 8)],
+        40,
+    ),
+    (
+        "89p456m345678s66s7p",
+        dict(riichi=True),
+        [("base", 20), ("closed ron", 10), ("penchan wait", 2), ("round up", 8)],
+        40,
+    ),
     # tanki on a non-value pair (99s can only be the pair), tsumo: 20 + 2 + 2 = 24 → 30
-    ("234m567p345678s9s9s", dict(riichi=True, tsumo=True),
-     [("base", 20), ("tanki wait", 2), ("tsumo", 2), ("round up", 6)], 30),
+    (
+        "234m567p345678s9s9s",
+        dict(riichi=True, tsumo=True),
+        [("base", 20), ("tanki wait", 2), ("tsumo", 2), ("round up", 6)],
+        30,
+    ),
     # closed simple triplet 4, closed terminal 8, ron-completed triplet counts open (555p: 2)
-    ("222m999s234p66s555p", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("closed triplet 222m", 4), ("open triplet 555p", 2),
-      ("closed triplet 999s", 8), ("round up", 6)], 50),
+    (
+        "222m999s234p66s555p",
+        dict(riichi=True),
+        [
+            ("base", 20),
+            ("closed ron", 10),
+            ("closed triplet 222m", 4),
+            ("open triplet 555p", 2),
+            ("closed triplet 999s", 8),
+            ("round up", 6),
+        ],
+        50,
+    ),
     # the same completed by tsumo stays closed: 20 + 4 + 8 + 4 + 2 = 38 → 40
-    ("222m999s234p66s555p", dict(riichi=True, tsumo=True),
-     [("base", 20), ("closed triplet 222m", 4), ("closed triplet 555p", 4),
-      ("closed triplet 999s", 8), ("tsumo", 2), ("round up", 2)], 40),
+    (
+        "222m999s234p66s555p",
+        dict(riichi=True, tsumo=True),
+        [
+            ("base", 20),
+            ("closed triplet 222m", 4),
+            ("closed triplet 555p", 4),
+            ("closed triplet 999s", 8),
+            ("tsumo", 2),
+            ("round up", 2),
+        ],
+        40,
+    ),
     # melds: pon 111z open honour 4, open kan 8 (simple), closed kan 32 (terminal)
-    ("234m66s 111z 4444p [9999s]", {},
-     [("base", 20), ("open triplet 111z", 4), ("open kan 4444p", 8), ("closed kan 9999s", 32),
-      ("tanki wait", 2), ("round up", 4)], 70),
+    (
+        "234m66s 111z 4444p [9999s]",
+        {},
+        [
+            ("base", 20),
+            ("open triplet 111z", 4),
+            ("open kan 4444p", 8),
+            ("closed kan 9999s", 32),
+            ("tanki wait", 2),
+            ("round up", 4),
+        ],
+        70,
+    ),
     # value pairs: dragon 2; seat wind (South) 2; round wind (East) 2; tanki 2
-    ("123m456p789s234s77z", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("value pair 77z", 2), ("tanki wait", 2),
-      ("round up", 6)], 40),
-    ("123m456p789s234s22z", dict(riichi=True),
-     [("base", 20), ("closed ron", 10), ("value pair 22z", 2), ("tanki wait", 2),
-      ("round up", 6)], 40),
+    (
+        "123m456p789s234s77z",
+        dict(riichi=True),
+        [
+            ("base", 20),
+            ("closed ron", 10),
+            ("value pair 77z", 2),
+            ("tanki wait", 2),
+            ("round up", 6),
+        ],
+        40,
+    ),
+    (
+        "123m456p789s234s22z",
+        dict(riichi=True),
+        [
+            ("base", 20),
+            ("closed ron", 10),
+            ("value pair 22z", 2),
+            ("tanki wait", 2),
+            ("round up", 6),
+        ],
+        40,
+    ),
     # dealer in the East round: East pair is double wind, 4 fu under tenhou
-    ("123m456p789s234s11z", dict(riichi=True, seat="E"),
-     [("base", 20), ("closed ron", 10), ("double wind pair 11z", 4), ("tanki wait", 2),
-      ("round up", 4)], 40),
+    (
+        "123m456p789s234s11z",
+        dict(riichi=True, seat="E"),
+        [
+            ("base", 20),
+            ("closed ron", 10),
+            ("double wind pair 11z", 4),
+            ("tanki wait", 2),
+            ("round up", 4),
+        ],
+        40,
+    ),
     # seven pairs: 25 flat, tsumo or not
     ("1122m3344p5566s77z", dict(tsumo=True), [("chiitoitsu", 25)], 25),
     # open hand with no fu at all (win 7p two-sided): fixed 30

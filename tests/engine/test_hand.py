@@ -1,7 +1,6 @@
 """HAND notation and hand validation, with the exact reason for each rejection."""
 
 import pytest
-
 from agari.engine import Hand, InvalidHand, InvalidTile, Meld, Tile, parse_hand, parse_tiles
 
 

@@ -1,7 +1,6 @@
 """Points and payments, worked from the rules by hand (base = fu·2^(2+han), round up to 100)."""
 
 import pytest
-
 from agari.engine import InvalidInput, Rules, hand_points
 
 TENHOU = Rules.preset("tenhou")
@@ -9,33 +8,35 @@ MLEAGUE = Rules.preset("mleague")
 WRC = Rules.preset("wrc")
 
 
-# han, fu, dealer, tsumo -> expected payments, points, limit (non-dealer rows from the standard table)
+# han, fu, dealer, tsumo -> expected payments, points, limit (from the standard table)
 @pytest.mark.parametrize(
     "han,fu,dealer,tsumo,payments,points,limit",
     [
-        (1, 30, False, False, {"ron": 1000}, 1000, "none"),          # 30·8=240 ·4=960 → 1000
+        (1, 30, False, False, {"ron": 1000}, 1000, "none"),  # 30·8=240 ·4=960 → 1000
         (1, 30, False, True, {"dealer": 500, "non_dealer": 300}, 1100, "none"),
         (2, 20, False, True, {"dealer": 700, "non_dealer": 400}, 1500, "none"),  # pinfu tsumo
-        (2, 25, False, False, {"ron": 1600}, 1600, "none"),          # chiitoitsu
+        (2, 25, False, False, {"ron": 1600}, 1600, "none"),  # chiitoitsu
         (3, 30, False, False, {"ron": 3900}, 3900, "none"),
-        (3, 30, True, False, {"ron": 5800}, 5800, "none"),           # 960·6=5760 → 5800
-        (4, 30, False, False, {"ron": 7700}, 7700, "none"),          # 1920·4=7680 → 7700
+        (3, 30, True, False, {"ron": 5800}, 5800, "none"),  # 960·6=5760 → 5800
+        (4, 30, False, False, {"ron": 7700}, 7700, "none"),  # 1920·4=7680 → 7700
         (4, 30, True, True, {"non_dealer": 3900}, 11700, "none"),
-        (4, 40, False, False, {"ron": 8000}, 8000, "mangan"),        # 2560 > 2000
-        (3, 70, False, False, {"ron": 8000}, 8000, "mangan"),        # 2240 > 2000
+        (4, 40, False, False, {"ron": 8000}, 8000, "mangan"),  # 2560 > 2000
+        (3, 70, False, False, {"ron": 8000}, 8000, "mangan"),  # 2240 > 2000
         (5, 30, True, False, {"ron": 12000}, 12000, "mangan"),
         (6, 30, False, True, {"dealer": 6000, "non_dealer": 3000}, 12000, "haneman"),
         (8, 30, False, False, {"ron": 16000}, 16000, "baiman"),
         (11, 30, True, True, {"non_dealer": 12000}, 36000, "sanbaiman"),
         (13, 30, False, False, {"ron": 32000}, 32000, "kazoe-yakuman"),
-        (1, 110, False, False, {"ron": 3600}, 3600, "none"),         # 110·8=880·4=3520 → 3600
+        (1, 110, False, False, {"ron": 3600}, 3600, "none"),  # 110·8=880·4=3520 → 3600
     ],
 )
 def test_table_cells(han, fu, dealer, tsumo, payments, points, limit):
     p = hand_points(han, fu, dealer=dealer, tsumo=tsumo, rules=TENHOU)
     assert (p.payments, p.points, p.limit) == (payments, points, limit)
-    assert p.total == sum(v * (1 if k == "ron" or k == "dealer" else (3 if dealer else 2))
-                          for k, v in payments.items())
+    assert p.total == sum(
+        v * (1 if k == "ron" or k == "dealer" else (3 if dealer else 2))
+        for k, v in payments.items()
+    )
 
 
 @pytest.mark.parametrize("han", range(1, 5))
@@ -89,15 +90,15 @@ def test_sanma_tsumo_loss_tenhou():
     d = hand_points(1, 30, dealer=True, tsumo=True, rules=TENHOU, players=3)
     assert (d.non_dealer, d.total) == (500, 1000)
     ron = hand_points(1, 30, dealer=False, tsumo=False, rules=TENHOU, players=3, honba=2)
-    assert (ron.ron, ron.points) == (1400, 1000)   # 200 per honba in sanma
+    assert (ron.ron, ron.points) == (1400, 1000)  # 200 per honba in sanma
 
 
 def test_sanma_tsumo_split():
     split = TENHOU.replace(sanma_tsumo="split")
     p = hand_points(5, 30, dealer=False, tsumo=True, rules=split, players=3)
-    assert p.payments == {"dealer": 5000, "non_dealer": 3000}   # mangan stays 8000
+    assert p.payments == {"dealer": 5000, "non_dealer": 3000}  # mangan stays 8000
     d = hand_points(5, 30, dealer=True, tsumo=True, rules=split, players=3)
-    assert d.payments == {"non_dealer": 6000}                    # dealer mangan stays 12000
+    assert d.payments == {"non_dealer": 6000}  # dealer mangan stays 12000
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@
 import dataclasses
 
 import pytest
-
 from agari.engine import PRESETS, InvalidInput, Rules
 from agari.engine.rules import PRESET_DIR
 

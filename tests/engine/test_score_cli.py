@@ -16,9 +16,11 @@ def run(*args, input=None):
 
 @pytest.mark.parametrize(
     "lang,words",
-    [("en", ["Riichi", "Pinfu", "3900 points", "discarder pays: 3900"]),
-     ("ja", ["立直", "平和", "断幺九", "3900 点"]),
-     ("zh", ["立直", "平和", "3900 点", "放铳者支付"])],
+    [
+        ("en", ["Riichi", "Pinfu", "3900 points", "discarder pays: 3900"]),
+        ("ja", ["立直", "平和", "断幺九", "3900 点"]),
+        ("zh", ["立直", "平和", "3900 点", "放铳者支付"]),
+    ],
 )
 def test_human_breakdown_in_three_languages(lang, words):
     result = run("234m567p34566678s", "--riichi", "--lang", lang)
@@ -36,8 +38,21 @@ def test_json_output_and_melds_as_separate_arguments():
 
 
 def test_options_reach_the_scorer():
-    result = run("123m456p789s11222z", "--tsumo", "--seat", "E", "--round", "E", "--dora", "1z",
-                 "--honba", "2", "--sticks", "1", "--json")
+    result = run(
+        "123m456p789s11222z",
+        "--tsumo",
+        "--seat",
+        "E",
+        "--round",
+        "E",
+        "--dora",
+        "1z",
+        "--honba",
+        "2",
+        "--sticks",
+        "1",
+        "--json",
+    )
     doc = json.loads(result.output)
     # dealer tsumo: seat wind south? no — 2z is neither; 11z pair is double east (4 fu)
     assert doc["payments"]["non_dealer"] == doc["points"] // 3 + 200 and doc["tsumo"] is True
@@ -79,7 +94,7 @@ def test_batch_keeps_order_and_reports_bad_lines(tmp_path):
         "not json",
         json.dumps({"hand": "234m567p34566678s", "bogus": 1}),
         "",
-        json.dumps({"hand": "123m456p789s11222z", "players": 3}),   # 2m, 3m: not in sanma
+        json.dumps({"hand": "123m456p789s11222z", "players": 3}),  # 2m, 3m: not in sanma
         json.dumps(["a", "list"]),
         json.dumps({"hand": "123m456p789s11z22z5m"}),
     ]
@@ -90,15 +105,29 @@ def test_batch_keeps_order_and_reports_bad_lines(tmp_path):
     assert len(out) == len(lines) and result.exit_code == 1
     assert out[0]["points"] == 3900
     assert [o.get("error", {}).get("code") for o in out] == [
-        None, "invalid_input", "invalid_input", "invalid_input", "invalid_hand", "invalid_input",
-        "not_agari"]
+        None,
+        "invalid_input",
+        "invalid_input",
+        "invalid_input",
+        "invalid_hand",
+        "invalid_input",
+        "not_agari",
+    ]
     assert out[1]["error"]["line"] == 2 and out[6]["error"]["waits"] == ["1z", "2z"]
     assert "6 of 7" in result.stderr
 
 
 def test_batch_from_stdin_and_sanma():
-    line = json.dumps({"hand": "123p456p789s11s222z", "tsumo": True, "players": 3, "seat": "E",
-                       "nuki": 1, "honba": 1})
+    line = json.dumps(
+        {
+            "hand": "123p456p789s11s222z",
+            "tsumo": True,
+            "players": 3,
+            "seat": "E",
+            "nuki": 1,
+            "honba": 1,
+        }
+    )
     result = run("--batch", "-", input=line + "\n")
     doc = json.loads(result.stdout)
     assert result.exit_code == 0 and set(doc["payments"]) == {"non_dealer"}

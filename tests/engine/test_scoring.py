@@ -1,24 +1,30 @@
 """Whole-hand scoring: dora of every kind, limits, 3-player, choice of reading, errors, JSON."""
 
 import pytest
-
 from agari.engine import (
-    InvalidHand, InvalidInput, InvalidTile, NotAgari, NoYaku, Tile, WinContext, parse_hand,
+    InvalidHand,
+    InvalidInput,
+    InvalidTile,
+    NotAgari,
+    NoYaku,
+    Tile,
+    WinContext,
+    parse_hand,
 )
 from agari.engine.scoring import score
 from agari.engine.waits import score_each_wait
 from helpers import scored, yaku_of
 
-PINFU = "234m567p34566678s"   # riichi pinfu tanyao hand; ron on 8s, 30 fu
+PINFU = "234m567p34566678s"  # riichi pinfu tanyao hand; ron on 8s, 30 fu
 
 
 @pytest.mark.parametrize(
     "fields,dora_rows",
     [
-        (dict(dora="3m"), {"dora": 1}),                         # 3m → 4m
-        (dict(dora="5s"), {"dora": 3}),                         # 5s → 6s: three of them
-        (dict(dora="9s"), {}),                                  # 9s → 1s: none
-        (dict(dora="3m,3m"), {"dora": 2}),                      # kan dora stack
+        (dict(dora="3m"), {"dora": 1}),  # 3m → 4m
+        (dict(dora="5s"), {"dora": 3}),  # 5s → 6s: three of them
+        (dict(dora="9s"), {}),  # 9s → 1s: none
+        (dict(dora="3m,3m"), {"dora": 2}),  # kan dora stack
         (dict(dora="3m", ura="5s"), {"dora": 1, "ura_dora": 3}),
     ],
 )
@@ -32,10 +38,10 @@ def test_dora_indicators(fields, dora_rows):
 @pytest.mark.parametrize(
     "indicator,hand,count",
     [
-        ("9p", "123m11p456p789s111z", 2),    # 9 wraps to 1
-        ("4z", "123m456p789s11z222z", 2),    # north wraps to east
-        ("7z", "123m456p789s11z555z", 3),    # red dragon wraps to white
-        ("5z", "123m456p789s11z666z", 3),    # white → green
+        ("9p", "123m11p456p789s111z", 2),  # 9 wraps to 1
+        ("4z", "123m456p789s11z222z", 2),  # north wraps to east
+        ("7z", "123m456p789s11z555z", 3),  # red dragon wraps to white
+        ("5z", "123m456p789s11z666z", 3),  # white → green
     ],
 )
 def test_indicator_wrap_around(indicator, hand, count):
@@ -45,24 +51,24 @@ def test_indicator_wrap_around(indicator, hand, count):
 def test_ura_counts_only_with_riichi_and_never_alone():
     assert "ura_dora" not in yaku_of(scored(PINFU, dora="1m", ura="5s"))  # ignored without riichi
     with pytest.raises(NoYaku):
-        scored("13m456p789s11z333z2m", dora="1m,1m")   # dora are not a yaku
+        scored("13m456p789s11z333z2m", dora="1m,1m")  # dora are not a yaku
 
 
 def test_red_fives_count_and_are_checked_against_the_set():
     r = scored("234m067p34066678s", riichi=True)
     assert yaku_of(r)["aka_dora"] == 2
     with pytest.raises(InvalidHand, match="2 red 5p"):
-        scored("234m067p34566678s", dora="0p")        # tenhou's set has one red 5p
+        scored("234m067p34566678s", dora="0p")  # tenhou's set has one red 5p
     with pytest.raises(InvalidHand, match="red 5s but the 'wrc'"):
-        scored("234m567p34066678s", rules="wrc")     # WRC plays without red fives
+        scored("234m567p34066678s", rules="wrc")  # WRC plays without red fives
     with pytest.raises(InvalidHand, match="4 plain 5p"):
-        scored("123m456m789m11z 5555p")              # the fourth 5p of tenhou's set is red
-    assert yaku_of(scored("123m456m789m11z 0555p"))["aka_dora"] == 1   # open ittsu + red
+        scored("123m456m789m11z 5555p")  # the fourth 5p of tenhou's set is red
+    assert yaku_of(scored("123m456m789m11z 0555p"))["aka_dora"] == 1  # open ittsu + red
 
 
 def test_kan_dora_can_be_switched_off(tmp_path):
     path = tmp_path / "nokandora.toml"
-    path.write_text('kan_dora = false\n')
+    path.write_text("kan_dora = false\n")
     assert yaku_of(scored(PINFU, riichi=True, dora="3m,3m", rules=str(path)))["dora"] == 1
 
 
@@ -86,12 +92,13 @@ def test_best_reading_is_chosen_by_points():
 
 def test_three_player_payments_and_nuki():
     # dealer tsumo, sanma: 2 payers; 2 north set aside with a west indicator: 2 nuki + 2 dora
-    r = scored("123p456p789s11s222z", players=3, seat="E", tsumo=True, nuki=2, dora="3z",
-               win="2z", honba=1)
+    r = scored(
+        "123p456p789s11s222z", players=3, seat="E", tsumo=True, nuki=2, dora="3z", win="2z", honba=1
+    )
     rows = yaku_of(r)
     assert rows["nuki_dora"] == 2 and rows["dora"] == 2
     assert set(r.payments) == {"non_dealer"} and r.total == 2 * r.payments["non_dealer"]
-    assert r.payments["non_dealer"] == r.points // 2 + 100      # 100 per honba from each
+    assert r.payments["non_dealer"] == r.points // 2 + 100  # 100 per honba from each
     with pytest.raises(InvalidHand, match="no 2m-8m"):
         scored("234m456p789s11s222z", players=3)
     with pytest.raises(InvalidInput, match="only in 3-player"):
@@ -131,7 +138,7 @@ def test_errors(hand, fields, error, message):
 
 def test_not_agari_carries_waits():
     with pytest.raises(NotAgari) as info:
-        scored("123m456p789s11z22z5m")        # without the 5m: tenpai on 1z and 2z
+        scored("123m456p789s11z22z5m")  # without the 5m: tenpai on 1z and 2z
     assert info.value.details["waits"] == ["1z", "2z"]
     with pytest.raises(NotAgari) as info:
         score(parse_hand("123m456p789s1122z"))  # 13 tiles and no winning tile
@@ -146,14 +153,28 @@ def test_thirteen_tiles_with_a_winning_tile_are_completed():
 def test_each_wait_is_scored():
     results = score_each_wait(parse_hand("123m456p789s1122z"))
     assert {str(t): r.points for t, r in results.items()} == {"1z": 1300, "2z": 1300}
-    results = score_each_wait(parse_hand("13m456p789s11z333z"))   # kanchan 2m, no yaku
+    results = score_each_wait(parse_hand("13m456p789s11z333z"))  # kanchan 2m, no yaku
     assert list(results) == [Tile.parse("2m")] and isinstance(results[Tile.parse("2m")], NoYaku)
 
 
 def test_result_json_follows_the_contract():
     r = scored("234m406p789s11z777z", dora="4p", honba=1, sticks=2).to_json()
-    assert list(r) == ["hand", "win", "tsumo", "han", "fu", "yakuman", "limit", "points",
-                       "payments", "total", "yaku", "fu_breakdown", "decomposition", "rules"]
+    assert list(r) == [
+        "hand",
+        "win",
+        "tsumo",
+        "han",
+        "fu",
+        "yakuman",
+        "limit",
+        "points",
+        "payments",
+        "total",
+        "yaku",
+        "fu_breakdown",
+        "decomposition",
+        "rules",
+    ]
     assert r["hand"] == "234m406p789s11777z" and r["win"] == "7z" and r["tsumo"] is False
     assert (r["han"], r["fu"], r["limit"], r["points"]) == (3, 40, "none", 5200)
     assert r["payments"] == {"ron": 5500} and r["total"] == 7500

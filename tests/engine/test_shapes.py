@@ -3,7 +3,6 @@
 import random
 
 import pytest
-
 from agari.engine import InvalidHand, parse_hand
 from agari.engine.shapes import counts_of, decompositions, is_chiitoitsu, is_kokushi, shanten_of
 from agari.engine.waits import shanten, waits
@@ -16,16 +15,20 @@ def test_every_decomposition_is_found():
 
 
 def test_pair_must_be_unique_and_sets_complete():
-    assert decompositions(counts_of("123m456p789s11z22z")) == ()     # two pairs
-    assert decompositions(counts_of("124m456p789s111z22z")) == ()    # 124 is no set
-    assert decompositions(counts_of("99m123z456p789s11z")) == ()     # honours never run
+    assert decompositions(counts_of("123m456p789s11z22z")) == ()  # two pairs
+    assert decompositions(counts_of("124m456p789s111z22z")) == ()  # 124 is no set
+    assert decompositions(counts_of("99m123z456p789s11z")) == ()  # honours never run
 
 
 @pytest.mark.parametrize(
     "text,seven,orphans",
-    [("1122m3344p5566s77z", True, False), ("1111m3344p5566s77z", False, False),
-     ("119m19p19s1234567z", False, True), ("19m19p19s12345677z", False, True),
-     ("19m19p19s1234566z", False, False)],
+    [
+        ("1122m3344p5566s77z", True, False),
+        ("1111m3344p5566s77z", False, False),
+        ("119m19p19s1234567z", False, True),
+        ("19m19p19s12345677z", False, True),
+        ("19m19p19s1234566z", False, False),
+    ],
 )
 def test_special_shapes(text, seven, orphans):
     counts = counts_of(text)
@@ -35,13 +38,13 @@ def test_special_shapes(text, seven, orphans):
 @pytest.mark.parametrize(
     "text,expected",
     [
-        ("1112345678999m", "1m 2m 3m 4m 5m 6m 7m 8m 9m"),   # nine gates
+        ("1112345678999m", "1m 2m 3m 4m 5m 6m 7m 8m 9m"),  # nine gates
         ("19m19p19s1234567z", "1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z"),  # 13-sided
-        ("123m456p789s1122z", "1z 2z"),                      # shanpon
-        ("1122m3344p5566s7z", "7z"),                         # seven pairs, tanki
-        ("123m456p789s2345s", "2s 5s"),                      # tanki or two-sided
-        ("13m456p789s11z333z", "2m"),                        # kanchan
-        ("1111m234p567s789s", ""),   # only a fifth 1m would do: not tenpai
+        ("123m456p789s1122z", "1z 2z"),  # shanpon
+        ("1122m3344p5566s7z", "7z"),  # seven pairs, tanki
+        ("123m456p789s2345s", "2s 5s"),  # tanki or two-sided
+        ("13m456p789s11z333z", "2m"),  # kanchan
+        ("1111m234p567s789s", ""),  # only a fifth 1m would do: not tenpai
     ],
 )
 def test_waits(text, expected):
@@ -57,12 +60,12 @@ def test_waits_with_melds_and_wrong_size():
 @pytest.mark.parametrize(
     "text,expected",
     [
-        ("123m456p789s11222z", -1),   # complete
-        ("123m456p789s1122z", 0),     # tenpai
-        ("123m456p789s1234z", 2),     # needs a pair and a set
-        ("1122m3344p5566s12z", 0),    # 14 tiles, six pairs: discard 1z or 2z and wait
-        ("19m19p19s123456z8m", 1),    # thirteen orphans: 7z and a pair missing
-        ("1357m1357p1357s1z", 4),     # six two-tile partial sets, only four count
+        ("123m456p789s11222z", -1),  # complete
+        ("123m456p789s1122z", 0),  # tenpai
+        ("123m456p789s1234z", 2),  # needs a pair and a set
+        ("1122m3344p5566s12z", 0),  # 14 tiles, six pairs: discard 1z or 2z and wait
+        ("19m19p19s123456z8m", 1),  # thirteen orphans: 7z and a pair missing
+        ("1357m1357p1357s1z", 4),  # six two-tile partial sets, only four count
     ],
 )
 def test_shanten(text, expected):

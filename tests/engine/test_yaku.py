@@ -6,7 +6,6 @@ expected (han, fu, points). Comments show the count.
 """
 
 import pytest
-
 from agari.engine import NoYaku
 from helpers import scored, yaku_of
 
@@ -15,20 +14,36 @@ CASES = [
     # riichi 1 + pinfu 1 + tanyao 1; fu 20 + 10 closed ron = 30 → 3900
     ("234m567p34566678s", dict(riichi=True), {"riichi": 1, "pinfu": 1, "tanyao": 1}, (3, 30, 3900)),
     # + tsumo: pinfu tsumo stays 20 fu; 4 han 20 fu → 1300/2600
-    ("234m567p34566678s", dict(riichi=True, tsumo=True),
-     {"menzen_tsumo": 1, "riichi": 1, "pinfu": 1, "tanyao": 1}, (4, 20, 5200)),
-    ("234m567p34566678s", dict(riichi=True, ippatsu=True),
-     {"riichi": 1, "ippatsu": 1, "pinfu": 1, "tanyao": 1}, (4, 30, 7700)),
-    ("234m567p34566678s", dict(double_riichi=True),
-     {"double_riichi": 2, "pinfu": 1, "tanyao": 1}, (4, 30, 7700)),
+    (
+        "234m567p34566678s",
+        dict(riichi=True, tsumo=True),
+        {"menzen_tsumo": 1, "riichi": 1, "pinfu": 1, "tanyao": 1},
+        (4, 20, 5200),
+    ),
+    (
+        "234m567p34566678s",
+        dict(riichi=True, ippatsu=True),
+        {"riichi": 1, "ippatsu": 1, "pinfu": 1, "tanyao": 1},
+        (4, 30, 7700),
+    ),
+    (
+        "234m567p34566678s",
+        dict(double_riichi=True),
+        {"double_riichi": 2, "pinfu": 1, "tanyao": 1},
+        (4, 30, 7700),
+    ),
     # 234m 234m 567p 678s 99s, win 6s two-sided: iipeikou 1 + pinfu 1, 30 fu → 2000
     ("223344m567p78996s", {}, {"iipeikou": 1, "pinfu": 1}, (2, 30, 2000)),
     # seat wind South triplet completed by ron (open, honour 4) + East pair (round wind 2):
     # 20 + 10 + 4 + 2 = 36 → 40; 1 han 40 fu → 1300
     ("123m456p789s11z222z", {}, {"seat_wind_south": 1}, (1, 40, 1300)),
     # dealer in East round: 1z triplet is seat and round wind, 2 han; 20+10+4+0 = 34 → 40
-    ("123m456p789s22z111z", dict(seat="E"), {"seat_wind_east": 1, "round_wind_east": 1},
-     (2, 40, 3900)),
+    (
+        "123m456p789s22z111z",
+        dict(seat="E"),
+        {"seat_wind_east": 1, "round_wind_east": 1},
+        (2, 40, 3900),
+    ),
     ("123m456p789s11z555z", {}, {"haku": 1}, (1, 40, 1300)),
     ("123m456p789s11z666z", {}, {"hatsu": 1}, (1, 40, 1300)),
     ("123m456p789s11z777z", {}, {"chun": 1}, (1, 40, 1300)),
@@ -54,7 +69,14 @@ CASES = [
     # tsumo: no closed-ron 10 but tsumo 2: 20+8+4+4+2 = 38 → 40
     ("111m222p333s99p456m", dict(tsumo=True), {"menzen_tsumo": 1, "sanankou": 2}, (3, 40, 5200)),
     # three kans: [1111m] 32, 2222p 8, 3333s 8, chun pair 2, tanki 2: 20+52 = 72 → 80
-    ("456m77z [1111m] 2222p 3333s", {}, {"sankantsu": 2, }, (2, 80, 5200)),
+    (
+        "456m77z [1111m] 2222p 3333s",
+        {},
+        {
+            "sankantsu": 2,
+        },
+        (2, 80, 5200),
+    ),
     # 555z closed 8, 666z ron-completed 4, 77z pair 2: 20+10+14 = 44 → 50; 4 han → mangan
     ("123m456p77z555666z", {}, {"haku": 1, "hatsu": 1, "shousangen": 2}, (4, 50, 8000)),
     # 111m 999p 11z 111s(ron) | 999s: toitoi 2 + honroutou 2; 20+8+8+4+4+2 = 46 → 50
@@ -67,13 +89,26 @@ CASES = [
     ("11234567888m 789m", {}, {"chinitsu": 5}, (5, 30, 8000)),
     # ryanpeikou (3) beats seven pairs (2 han 25 fu): 20+10+2 tanki = 32 → 40
     ("112233m556677p99s", {}, {"ryanpeikou": 3}, (3, 40, 5200)),
-    ("234m567p34566678s", dict(riichi=True, haitei=True, tsumo=True),
-     {"menzen_tsumo": 1, "riichi": 1, "pinfu": 1, "tanyao": 1, "haitei": 1}, (5, 20, 8000)),
+    (
+        "234m567p34566678s",
+        dict(riichi=True, haitei=True, tsumo=True),
+        {"menzen_tsumo": 1, "riichi": 1, "pinfu": 1, "tanyao": 1, "haitei": 1},
+        (5, 20, 8000),
+    ),
     ("234m567p34566678s", dict(houtei=True), {"pinfu": 1, "tanyao": 1, "houtei": 1}, (3, 30, 3900)),
-    ("234m567p34566678s", dict(chankan=True), {"pinfu": 1, "tanyao": 1, "chankan": 1}, (3, 30, 3900)),
+    (
+        "234m567p34566678s",
+        dict(chankan=True),
+        {"pinfu": 1, "tanyao": 1, "chankan": 1},
+        (3, 30, 3900),
+    ),
     # rinshan after a closed kan: 20 + 16 ([2222p] simple closed kan) + 2 tsumo = 38 → 40
-    ("234m567s66678s [2222p]", dict(tsumo=True, rinshan=True),
-     {"menzen_tsumo": 1, "rinshan": 1, "tanyao": 1}, (3, 40, 5200)),
+    (
+        "234m567s66678s [2222p]",
+        dict(tsumo=True, rinshan=True),
+        {"menzen_tsumo": 1, "rinshan": 1, "tanyao": 1},
+        (3, 40, 5200),
+    ),
 ]
 
 
@@ -99,7 +134,7 @@ def test_tanyao_open_only_with_kuitan(tmp_path):
 YAKUMAN = [
     # hand, fields, yaku, points under tenhou
     ("119m19p19s1234567z", {}, {"kokushi": 13}, 32000),
-    ("19m19p19s12345677z", {}, {"kokushi_13": 13}, 32000),   # tenhou: single yakuman
+    ("19m19p19s12345677z", {}, {"kokushi_13": 13}, 32000),  # tenhou: single yakuman
     ("111m222p333s55z444z", dict(tsumo=True), {"suuankou": 13}, 32000),
     ("111m222p333s444z55z", {}, {"suuankou_tanki": 13}, 32000),
     ("123m55p555666z777z", {}, {"daisangen": 13}, 32000),
@@ -108,7 +143,7 @@ YAKUMAN = [
     ("11122z 555z 666z 777z", {}, {"daisangen": 13, "tsuuiisou": 13}, 64000),  # two yakuman add up
     ("111m999m111p999p11s", dict(tsumo=True), {"suuankou_tanki": 13, "chinroutou": 13}, 64000),
     ("22334466888s666z", {}, {"ryuuiisou": 13}, 32000),
-    ("11123455678999m", {}, {"chuuren": 13}, 32000),     # win 9m: not the nine-sided wait
+    ("11123455678999m", {}, {"chuuren": 13}, 32000),  # win 9m: not the nine-sided wait
     ("11123455678999m", dict(win="5m"), {"junsei_chuuren": 13}, 32000),  # 1112345678999 + 5m
     ("55z [1111m] [2222p] 3333s 4444z", {}, {"suukantsu": 13}, 32000),
     ("234m567p34566678s", dict(seat="E", tsumo=True, tenhou=True), {"tenhou": 13}, 48000),
@@ -148,7 +183,7 @@ def test_renhou_per_rules():
     # 123m (kanchan 2m) 456p 789s 11z 333z: no yaku of its own (3z is neither seat nor round)
     hand = "13m456p789s11z333z2m"
     with pytest.raises(NoYaku):
-        scored(hand, renhou=True)               # tenhou has no renhou: the flag adds nothing
+        scored(hand, renhou=True)  # tenhou has no renhou: the flag adds nothing
     assert yaku_of(scored(hand, renhou=True, rules="wrc")) == {"renhou": 5}
     assert scored(hand, renhou=True, rules="wrc").points == 8000
     assert yaku_of(scored(hand, renhou=True, rules="ema")) == {"renhou": 13}
@@ -156,7 +191,10 @@ def test_renhou_per_rules():
 
 def test_nagashi_mangan():
     r = scored("123m456p789s1122z3z", nagashi=True, honba=2, sticks=1)
-    assert yaku_of(r) == {"nagashi_mangan": 5} and r.payments == {"dealer": 4000, "non_dealer": 2000}
+    assert yaku_of(r) == {"nagashi_mangan": 5} and r.payments == {
+        "dealer": 4000,
+        "non_dealer": 2000,
+    }
     assert r.total == 8000  # tenhou: honba and sticks stay on the table
     ema = scored("123m456p789s1122z3z", nagashi=True, honba=2, rules="ema")
     assert ema.payments == {"dealer": 4200, "non_dealer": 2200}
