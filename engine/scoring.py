@@ -18,6 +18,7 @@ from __future__ import annotations
 from agari.engine.context import WinContext
 from agari.engine.dora import count_indicated
 from agari.engine.errors import InvalidHand, NotAgari, NoYaku
+from agari.engine.facts import CHIITOITSU, KOKUSHI, STANDARD, HandFacts, ShapeFacts
 from agari.engine.fu import CHIITOITSU_ITEMS, standard_fu
 from agari.engine.hand import Hand
 from agari.engine.points import hand_points, limit_base, payment_for, split_base
@@ -26,17 +27,7 @@ from agari.engine.rules import Rules
 from agari.engine.shapes import decompositions, is_kokushi, kind_names, waits_of
 from agari.engine.tiles import KINDS, Tile, format_tiles
 from agari.engine.validate import check_situation
-from agari.engine.yaku import (
-    CHIITOITSU,
-    DORA_NAMES,
-    HAND_WIDE,
-    KOKUSHI,
-    NAGASHI,
-    PER_SHAPE,
-    STANDARD,
-    HandFacts,
-    ShapeFacts,
-)
+from agari.engine.yaku import DORA_NAMES, HAND_WIDE, NAGASHI, PER_SHAPE
 
 YAKUMAN_HAN = 13
 _TENHOU: Rules | None = None
