@@ -161,23 +161,46 @@ def _error_json(err: AgariError | None) -> dict | None:
 
 # -- inputs ----------------------------------------------------------------------
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo as BGR ``uint8 (H, W, 3)``.
+    """Read a photo as BGR ``uint8 (H, W, 3)`` (the project's one decoder).
 
     Raises:
         ImageError: missing, empty, or not an image OpenCV can decode.
     """
+    from agari.models.classifier import read_image
+
+    return read_image(path)
+
+
+def write_image(path: str | Path, image: np.ndarray) -> None:
+    """Write an image (format from the extension: .png, .jpg…).
+
+    Raises:
+        ImageError: the file cannot be written or the extension is not an image format.
+    """
     import cv2
 
     p = Path(path)
-    if not p.is_file():
-        raise ImageError(f"cannot read image {str(path)!r}: no such file")
-    data = np.fromfile(p, np.uint8)
-    if data.size == 0:
-        raise ImageError(f"cannot read image {str(path)!r}: the file is empty")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ImageError(f"cannot read image {str(path)!r}: not an image (or truncated)")
-    return image
+    ext = p.suffix.lower() or ".png"
+    try:
+        ok, data = cv2.imencode(ext, image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise ImageError(f"cannot write {str(path)!r}: {ext!r} is not an image format")
+    try:
+        data.tofile(p)
+    except OSError as exc:
+        raise ImageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+
+
+def annotate_result(image: np.ndarray, result: PhotoResult) -> np.ndarray:
+    """The photo with each tile's quad, read name and role drawn (a new image)."""
+    from agari.vision.layout_draw import annotate
+
+    names = [r if r is not None else d.label_name for r, d in zip(result.read, result.detections,
+                                                                   strict=True)]
+    doubtful = [d.detection for d in result.reading.doubts] if result.reading else []
+    return annotate(image, result.detections, roles=result.roles, names=names, doubtful=doubtful)
 
 
 def situation_of(request: Mapping[str, Any]) -> Situation:
@@ -197,6 +220,13 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
                      fixed_ura)
 
 
+def default_locator():
+    """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`."""
+    from agari.vision.locate import locate
+
+    return locate
+
+
 @lru_cache(maxsize=1)
 def default_classifier():
     """The shipped classifier, loaded once per process."""
@@ -206,15 +236,16 @@ def default_classifier():
 
 
 # -- stages ------------------------------------------------------------------------
-def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", classifier=None,
-               flip: bool | None = None, config: PipelineConfig = DEFAULT_PIPELINE
-               ) -> PhotoResult:
+def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locator=None,
+               classifier=None, flip: bool | None = None,
+               config: PipelineConfig = DEFAULT_PIPELINE) -> PhotoResult:
     """Read and score the hand in a photo.
 
     Args:
         image: BGR ``uint8 (H, W, 3)``.
         situation: rules, the win's situation and any tiles the user fixed.
         name: the photo's name for the result.
+        locator: ``image -> list[TileDetection]``; default `agari.vision.locate.locate`.
         classifier: a `agari.models.TileClassifier`; default the shipped model.
         flip: force the hand's frame turned round (True) or not (False); None guesses.
         config: tuning.
@@ -224,8 +255,10 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", class
         NoTiles: no tile found.
         ModelError: the classifier model cannot be loaded.
     """
-    from agari.vision.locate import locate
+    from agari.vision.crops import as_bgr
 
+    image = as_bgr(image)
+    locate = locator if locator is not None else default_locator()
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()

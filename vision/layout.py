@@ -47,7 +47,7 @@ from agari.vision.layout_geometry import (
     split_by_gaps,
     stacked_onto,
 )
-from agari.vision.layout_parse import Chunk, segment_row
+from agari.vision.layout_parse import Chunk, mixed_groups, segment_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,9 @@ class LayoutConfig:
 
 
 DEFAULT_LAYOUT = LayoutConfig()
+
+HAND_SIZES = (13, 14)
+"""Tiles in a waiting and a complete hand, each meld counted as three."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,12 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame,
         tokens = [_tokens(g, dets, side) for g in groups]
         cuts = segment_row(tokens)
         if cuts:
-            return [_plan_of(cut, cols, "".join(tokens), f, turned) for cut in cuts]
+            plans = [(_plan_of(cut, cols, "".join(tokens), f, turned), mixed_groups(cut))
+                     for cut in cuts]
+            # Likeliest first: a complete hand, then a waiting one; hand and melds apart.
+            plans.sort(key=lambda pm: (pm[0][0].size not in HAND_SIZES, pm[0][0].size != 14,
+                                       pm[1]))
+            return [plan for plan, _ in plans]
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
     ext = f.project(quads_of(dets))

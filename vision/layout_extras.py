@@ -15,6 +15,7 @@ their row.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,10 @@ if TYPE_CHECKING:
     from agari.vision.layout import LayoutPlan
 
 
+DEAD_WALL = re.compile(r"B+P{1,5}B+")
+"""Columns of a dead wall seen from above: backs, the turned indicators, backs."""
+
+
 @dataclass(frozen=True, slots=True)
 class ExtrasConfig:
     """Where indicators and a lone winning tile may lie (lengths in tile sizes)."""
@@ -46,6 +51,8 @@ class ExtrasConfig:
     """Indicator groups farther from the hand than this many of their own tile heights
     are other tiles on the table (ponds, walls). Heights, unlike widths, shrink with
     the view's obliqueness as gaps on the table do."""
+    wall_reach: float = 1.6
+    """A dead wall may lie this many times farther off than a loose indicator group."""
     crowd_gap: float = 0.6
     """A loose group with a row of more than five face-up tiles this close (own tile
     heights) is part of a pond (河), not indicators."""
@@ -102,7 +109,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
         cols = columns_of(members, ext)
         groups = split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width)
         side = sideways_flags(dets, ext, groups)
-        for group in groups:
+        for group in (part for g in groups for part in _split_dead_wall(g, dets)):
             ids = [i for col in group for i in col]
             faces = tuple(i for i in ids if not is_face_down(dets[i]) and not side[i])
             backs = tuple(i for i in ids if is_face_down(dets[i]))
@@ -114,6 +121,16 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
     return out
 
 
+def _split_dead_wall(group: list[list[int]], dets: list[TileDetection]) -> list[list[list[int]]]:
+    """Cut a dead wall (backs, one to five faces, backs) out of a group it touches."""
+    tokens = "".join("B" if is_face_down(dets[col[0]]) else "P" for col in group)
+    m = DEAD_WALL.search(tokens)
+    if m is None or (m.start() == 0 and m.end() == len(tokens)):
+        return [group]
+    parts = [group[:m.start()], group[m.start():m.end()], group[m.end():]]
+    return [p for p in parts if p]
+
+
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
           cfg: ExtrasConfig) -> bool:
     """Beside or behind the hand, not in front of it, and not far off."""
@@ -122,7 +139,8 @@ def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
         return False
     if u1 < hand[0] - cfg.reach * frame.tile_width or u0 > hand[1] + cfg.reach * frame.tile_width:
         return False
-    return _distance(g.span, hand) <= cfg.max_gap * max(g.height, 1.0)
+    limit = cfg.max_gap * (cfg.wall_reach if g.dead_wall else 1.0)
+    return _distance(g.span, hand) <= limit * max(g.height, 1.0)
 
 
 def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:

@@ -123,3 +123,12 @@ def segment_row(groups: list[str]) -> list[list[Chunk]]:
         if not partial:
             return []
     return [c for c, _ in partial]
+
+
+def mixed_groups(cut: list[Chunk]) -> int:
+    """Groups a cut shares between concealed tiles and a meld: fewer is the likelier layout,
+    as players leave a gap between their hand and their melds."""
+    kinds: dict[int, set[bool]] = {}
+    for c in cut:
+        kinds.setdefault(c.group, set()).add(c.kind == "concealed")
+    return sum(len(k) > 1 for k in kinds.values())

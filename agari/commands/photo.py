@@ -1,0 +1,171 @@
+"""`agari photo IMAGE`: read a photographed hand and score it (all four stages).
+
+Options only; the work is `agari.pipeline`. The situation options (``--tsumo``,
+``--riichi``, ``--seat``, ``--dora``… ``--lang``) are `agari score`'s own, taken
+from its signature so that both commands always accept the same ones, and the
+score breakdown is printed by `agari score`'s renderer. ``--win``, ``--dora``
+and ``--ura`` override what the photo shows; ``--flip`` overrides which side
+the hand was photographed from.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import sys
+import typing
+from typing import Annotated, Any
+
+import typer
+
+from agari.commands import score as score_command
+from agari.output import EXIT_ERROR, emit_json, reported_errors
+
+SITUATION_OPTIONS = (
+    "win", "tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
+    "houtei", "tenhou", "chiihou", "renhou", "nagashi", "seat", "round_", "dora", "ura",
+    "honba", "sticks", "rules", "players", "nuki", "lang",
+)
+"""`agari score` options that `agari photo` shares (parameter names of `score`)."""
+OVERRIDE_HELP = {
+    "win": "Winning tile (default: the tile set apart in the photo; each candidate if none).",
+    "dora": "Dora indicators, e.g. 3p,7z (default: those in the photo; '' for none).",
+    "ura": "Ura indicators (default: those in the photo; '' for none).",
+}
+"""Help of the options that override what the photo shows."""
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `agari photo` to the main app."""
+    app.command(name="photo", help="Read a photographed hand and score it.")(photo)
+
+
+def photo(**options: Any) -> None:
+    """Read the hand in IMAGE (concealed tiles, winning tile, melds, dora) and score it."""
+    json_ = options.pop("json_")
+    with reported_errors(json_mode=json_):
+        from agari.pipeline import annotate_result, load_image, read_photo, situation_of
+
+        image_path, annotate = options.pop("image"), options.pop("annotate")
+        flip, lang = options.pop("flip"), options.pop("lang")
+        if lang not in ("en", "ja", "zh"):
+            from agari.engine.errors import InvalidInput
+
+            raise InvalidInput(f"--lang must be en, ja or zh, got {lang!r}")
+        request = {name.rstrip("_"): value for name, value in options.items()}
+        situation = situation_of({k: v for k, v in request.items() if v is not None})
+        image = load_image(image_path)
+        result = read_photo(image, situation, name=image_path, flip=flip)
+        if annotate is not None:
+            from agari.pipeline import write_image
+
+            write_image(annotate, annotate_result(image, result))
+        if json_:
+            emit_json(result.to_json())
+        else:
+            _show(result, lang)
+    if result.error is not None:
+        sys.stderr.write(f"agari: error: {result.error.message}\n")
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _show(result: Any, lang: str) -> None:
+    """Human output: what was read where, doubts, then the score breakdown."""
+    from agari.output import console
+
+    out = console()
+    took = ", ".join(f"{stage} {ms:.0f}" for stage, ms in result.timings)
+    out.print(f"[bold]{result.image}[/]: {len(result.detections)} tiles "
+              f"({result.elapsed_ms:.0f} ms: {took})")
+    layout = result.layout
+    if layout is None:
+        return
+    _show_layout(out, layout)
+    _show_reading(out, result)
+    for note in result.notes:
+        out.print(f"[dim]note: {note}[/]")
+    if result.score is not None:
+        out.print(f"[bold]hand[/] {result.hand}")
+        score_command._show(result.score, lang)
+    if result.win_options:
+        _options_table(out, "winning tile", result.win_options)
+    if result.waits:
+        _options_table(out, "wait", result.waits)
+
+
+def _show_layout(out: Any, layout: Any) -> None:
+    def tiles(ts: Any) -> str:
+        return " ".join(str(t) for t in ts) or "-"
+
+    out.print(f"  concealed  {tiles(layout.concealed)}")
+    out.print(f"  win        {layout.win if layout.win is not None else 'not singled out'}")
+    for m in layout.melds:
+        source = f" (called from {m.source})" if m.source else ""
+        out.print(f"  meld       {m.kind} {tiles(m.tiles)}{source}")
+    out.print(f"  dora       {tiles(layout.dora)}")
+    if layout.ura:
+        out.print(f"  ura        {tiles(layout.ura)}")
+
+
+def _show_reading(out: Any, result: Any) -> None:
+    reading = result.reading
+    out.print(f"  reading    {reading.level}, confidence {reading.confidence:.0%}")
+    for d in reading.doubts:
+        rivals = ", ".join(f"{name} ({p:.0%})" for name, p in d.options[1:])
+        out.print(f"[yellow]  ? tile {d.detection} ({d.role}) read {d.read}; could be {rivals}[/]")
+    for i, first, read in reading.corrections:
+        out.print(f"  tile {i} read as {read} (the classifier's first choice was {first})")
+    for alt in reading.alternatives:
+        out.print(f"[dim]  alternative {alt.layout.hand_text} "
+                  f"({reading.relative(alt):.0%} as likely)[/]")
+
+
+def _options_table(out: Any, what: str, options: Any) -> None:
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold")
+    for head in (what, "han", "fu", "points", "yaku"):
+        table.add_column(head)
+    for o in options:
+        r = o.result
+        if r is None:
+            table.add_row(str(o.tile), "", "", "", o.error.message if o.error else "")
+            continue
+        yaku = ", ".join(y.name for y in r.yaku)
+        table.add_row(str(o.tile), str(r.han), str(r.fu), str(r.points), yaku)
+    out.print(table)
+
+
+def _own_parameters() -> list[inspect.Parameter]:
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return [
+        inspect.Parameter("image", keyword, annotation=Annotated[str, typer.Argument(
+            help="Photo of the hand (JPEG, PNG…).", show_default=False)]),
+        inspect.Parameter("annotate", keyword, default=None, annotation=Annotated[
+            str | None, typer.Option(help="Write the photo with each tile's name and role "
+                                          "drawn to this file (e.g. out.png).")]),
+        inspect.Parameter("flip", keyword, default=None, annotation=Annotated[
+            bool | None, typer.Option("--flip/--no-flip", help="The hand was photographed from "
+                                      "the other side (default: guess from where melds lie).",
+                                      show_default=False)]),
+        inspect.Parameter("json_", keyword, default=False, annotation=Annotated[
+            bool, typer.Option("--json", help="Print the result as JSON.")]),
+    ]
+
+
+def _signature() -> inspect.Signature:
+    """`photo`'s parameters: its own, then `agari score`'s situation options."""
+    shared = inspect.signature(score_command.score, eval_str=True).parameters
+    params = _own_parameters()
+    for name in SITUATION_OPTIONS:
+        param = shared[name].replace(kind=inspect.Parameter.KEYWORD_ONLY)
+        if name in OVERRIDE_HELP:
+            kind, info = typing.get_args(param.annotation)[:2]
+            info = copy.copy(info)
+            info.help = OVERRIDE_HELP[name]
+            param = param.replace(annotation=Annotated[kind, info])
+        params.append(param)
+    return inspect.Signature(params, return_annotation=None)
+
+
+photo.__signature__ = _signature()  # typer reads the options from here

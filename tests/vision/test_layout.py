@@ -1,0 +1,149 @@
+"""Layout analyser: roles from geometry (factory hands with known truth, and rendered scenes)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from agari.engine.errors import NoTiles
+from agari.engine.tiles import BACK
+from agari.vision.detection import TileDetection
+from agari.vision.layout import analyse_layout
+from agari.vision.layout_parse import segment_row
+from layout_factories import lay_out
+
+CASES = {
+    "closed, win apart": dict(concealed="123m456p789s1122z", win="2z"),
+    "no win apart (14)": dict(concealed="123m456p789s11222z"),
+    "no win apart (13)": dict(concealed="123m456p789s1122z"),
+    "pon from across": dict(concealed="123m456p789s1z", win="1z", melds=(("pon", "777z", 1),)),
+    "chi from left, pon from right": dict(
+        concealed="12m456p11z", win="3m", melds=(("chi", "789s", 0), ("pon", "222z", 2))),
+    "added kan, ura below dora": dict(
+        concealed="12m456p11z", win="3m", melds=(("chi", "789s", 0), ("shouminkan", "5555s", 2)),
+        dora="4p", ura="9s"),
+    "closed kan, open kan, dead wall": dict(
+        concealed="1234m", win="4m", dora="4p3m", dead_wall=True,
+        melds=(("ankan", "7777z", None), ("minkan", "1111s", 3), ("pon", "666z", 2))),
+    "turned 35 degrees": dict(concealed="123m456p789s1122z", win="2z", angle=35.0,
+                              melds=(), dora="5s"),
+    "small tiles": dict(concealed="123m456p789s1z", win="1z", melds=(("pon", "777z", 0),),
+                        scale=0.45),
+    "touching melds": dict(concealed="12m456p11z", win="3m", meld_gap=0.05,
+                           melds=(("chi", "789s", 0), ("pon", "222z", 1))),
+}
+
+
+def roles_of(dets: list[TileDetection], plan) -> list[str]:
+    roles = plan.role_of()
+    return [roles.get(i, "other") for i in range(len(dets))]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_roles_match_the_laid_out_hand(name: str) -> None:
+    laid = lay_out(**CASES[name])
+    plans = analyse_layout(laid.dets)
+    assert roles_of(laid.dets, plans[0]) == laid.roles
+
+
+@pytest.mark.parametrize("melds, sources", [
+    ((("pon", "777z", 0),), ["left"]),
+    ((("pon", "777z", 1),), ["across"]),
+    ((("pon", "777z", 2),), ["right"]),
+    ((("minkan", "7777z", 1),), ["across"]),
+    ((("minkan", "7777z", 3),), ["right"]),
+    ((("shouminkan", "7777z", 0),), ["left"]),
+])
+def test_meld_source_from_the_sideways_tile(melds, sources) -> None:
+    laid = lay_out("123m456p789s1z", "1z", melds)
+    plan = analyse_layout(laid.dets)[0]
+    assert [m.source for m in plan.melds] == sources
+
+
+def test_closed_kan_with_backs_in_the_middle() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("ankan", "7777z", None),))
+    dets = list(laid.dets)
+    # Turn the layout's B F F B into F B B F (some players show the kan that way).
+    kan = [i for i, r in enumerate(laid.roles) if r == "meld 1"]
+    faces = [dets[i] for i in kan if dets[i].label != BACK]
+    backs = [dets[i] for i in kan if dets[i].label == BACK]
+    for i, src in zip(kan, (faces[0], backs[0], backs[1], faces[1]), strict=True):
+        dets[i] = replace(src, quad=dets[i].quad)
+    plan = analyse_layout(dets)[0]
+    (meld,) = plan.melds
+    assert meld.kind == "closed_kan"
+    assert meld.hidden == (1, 2)
+    assert len(meld.faces) == 2
+
+
+def _turned_round(det: TileDetection) -> TileDetection:
+    """The quad a locator gives when it takes the other side of the row as up."""
+    tl, tr, br, bl = det.quad
+    return replace(det, quad=(br, bl, tl, tr))
+
+
+def test_hand_seen_from_the_other_side_is_turned_round() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 0),))
+    dets = [_turned_round(d) for d in laid.dets]
+    plan = analyse_layout(dets)[0]
+    assert plan.flipped
+    assert roles_of(dets, plan) == laid.roles
+    assert plan.melds[0].source == "left"
+
+
+def test_flip_can_be_forced_off() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 0),))
+    dets = [_turned_round(d) for d in laid.dets]
+    plan = analyse_layout(dets, flip=False)[0]
+    assert not plan.flipped
+    assert plan.melds == ()
+
+
+def test_touching_melds_offer_every_cut() -> None:
+    laid = lay_out("1234m", "4m", (("minkan", "1111s", 3), ("pon", "666z", 2)), meld_gap=0.03)
+    kinds = {tuple(m.kind for m in p.melds) for p in analyse_layout(laid.dets)}
+    assert ("open", "open") in kinds
+
+
+@pytest.mark.parametrize("dets, error", [
+    ([], NoTiles),
+    ([TileDetection(quad=((0, 0), (40, 0), (40, 54), (0, 54)), face_down=True, label=BACK)],
+     NoTiles),
+])
+def test_no_face_up_tile_is_an_error(dets, error) -> None:
+    with pytest.raises(error):
+        analyse_layout(dets)
+
+
+@pytest.mark.parametrize("groups, cuts", [
+    (["PPPPP", "P", "SPP"], [[("concealed", 0, 5), ("concealed", 5, 6), ("open", 6, 9)]]),
+    (["PPPP", "PKP"], [[("concealed", 0, 4), ("added_kan", 4, 7)]]),
+    (["PPPP", "BPPB"], [[("concealed", 0, 4), ("closed_kan", 4, 8)]]),
+    (["PPPP", "PBBP"], [[("concealed", 0, 4), ("closed_kan", 4, 8)]]),
+    (["PPPPPPPPPP", "S"], [[("concealed", 0, 10), ("concealed", 10, 11)]]),
+    (["SPP", "PPPP"], []),
+    (["PPSS"], []),
+])
+def test_row_segmentation(groups, cuts) -> None:
+    got = [[(c.kind, c.start, c.stop) for c in cut] for cut in segment_row(groups)]
+    assert got == cuts
+
+
+RENDERED_SEEDS = (900014, 900022, 900033)
+"""Rendered scenes whose whole layout the analyser reads right (regression guard)."""
+
+
+@pytest.mark.parametrize("seed", RENDERED_SEEDS)
+def test_rendered_scene_layout_from_perfect_detections(seed: int) -> None:
+    from agari.datasets.scene import SceneConfig, render_scene
+    from agari.engine import Rules, WinContext
+    from agari.vision.layout_truth import expected_layout, layout_key
+    from agari.vision.reading import read_hand
+    from agari.vision.reading_checks import Situation
+
+    _, ann = render_scene(seed, SceneConfig(width=1280, height=960, fit_prob=1.0))
+    truth = expected_layout(ann.hand, ann.win, ann.tiles)
+    dets = [t.to_detection() for t in ann.tiles if t.visible >= 0.5]
+    situation = Situation(Rules.preset("tenhou"), WinContext(riichi=truth.hand().closed))
+    reading = read_hand(dets, analyse_layout(dets), situation)
+    assert layout_key(reading.layout) == layout_key(truth)

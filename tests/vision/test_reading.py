@@ -1,0 +1,129 @@
+"""Hand-constrained reading: the classifier's top-k names under the hand's constraints."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand
+from agari.engine.tiles import Tile
+from agari.vision.layout import analyse_layout
+from agari.vision.reading import best_first, read_hand
+from agari.vision.reading_checks import Situation
+from layout_factories import lay_out, with_alternatives
+
+TENHOU = Rules.preset("tenhou")
+
+
+def situation(**ctx) -> Situation:
+    return Situation(TENHOU, WinContext(**ctx))
+
+
+def read(laid, sit: Situation | None = None, **changes):
+    """Read ``laid`` after replacing some detections' classifier output."""
+    dets = list(laid.dets)
+    for i, alts in changes.items():
+        dets[int(i[1:])] = with_alternatives(dets[int(i[1:])], alts)
+    return read_hand(dets, analyse_layout(dets), sit or situation(riichi=True))
+
+
+def test_best_first_yields_every_choice_once_in_cost_order() -> None:
+    opts = [[(None, 0.1), (None, 0.5), (None, 2.0)], [(None, 0.0)], [(None, 0.2), (None, 0.3)],
+            [(None, 1.0), (None, 1.1), (None, 1.2), (None, 5.0)]]
+    got = list(best_first(opts, 1000))
+    every = sorted(sum(o[i][1] for o, i in zip(opts, c, strict=True))
+                   for c in itertools.product(*(range(len(o)) for o in opts)))
+    assert [round(c, 9) for c, _ in got] == [round(c, 9) for c in every]
+    assert len({choice for _, choice in got}) == len(every)
+
+
+def test_a_clear_reading_is_kept_without_doubts() -> None:
+    r = read(lay_out("123m456p789s1122z", "2z"))
+    assert r.layout.hand_text == "123m456p789s1122z2z"
+    assert r.level == "scores"
+    assert r.doubts == () and r.corrections == ()
+
+
+def test_the_winning_shape_overrules_a_misread_tile() -> None:
+    # t1 (2m) looks more like 3m, but 1 3 3m does not make a winning hand.
+    r = read(lay_out("123m456p789s1122z", "2z"), t1=[("3m", 0.6), ("2m", 0.4)])
+    assert r.layout.hand_text == "123m456p789s1122z2z"
+    assert r.corrections == ((1, "3m", "2m"),)
+
+
+def test_a_fifth_copy_is_never_read() -> None:
+    # Four 9s already; the fifth 9s-looking tile must be its runner-up 8s.
+    laid = lay_out("1239999s456p11z", "1z", dora="7s")
+    r = read(laid, situation(riichi=True), t4=[("9s", 0.9), ("8s", 0.1)])
+    assert Tile.parse("9s") not in (r.layout.concealed[4],)
+    assert r.layout.hand().all_tiles().count(Tile.parse("9s")) <= 4
+
+
+def test_red_fives_stay_within_the_rules() -> None:
+    # Two tiles both look red (0p); tenhou's set has one red 5p.
+    laid = lay_out("123m456p789s55p11z", "1z")
+    r = read(laid, t4=[("0p", 0.7), ("5p", 0.3)], t9=[("0p", 0.6), ("5p", 0.4)],
+             t10=[("0p", 0.55), ("5p", 0.45)])
+    reds = [i for i, t in ((4, r.layout.concealed[4]), (9, r.layout.concealed[9]),
+                           (10, r.layout.concealed[10])) if t.red]
+    assert reds == [4]  # the likeliest red one stays red
+
+
+def test_a_close_rival_is_reported_as_a_doubt() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    r = read(laid, t4=[("5p", 0.5), ("0p", 0.45), ("6p", 0.05)])
+    (doubt,) = r.doubts
+    assert doubt.detection == 4 and doubt.role == "concealed"
+    assert doubt.read == "5p"
+    assert dict(doubt.options)["0p"] == pytest.approx(0.9, abs=1e-6)
+    assert r.alternatives[0].layout.hand_text == "123m406p789s1122z2z"
+    assert 0.5 < r.confidence < 0.6
+
+
+def test_closed_kan_of_fives_holds_the_red_five() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("ankan", "5555s", None),))
+    r = read(laid)
+    (meld,) = r.layout.melds
+    assert meld.kind == "ankan"
+    assert sorted(str(t) for t in meld.tiles) == ["0s", "5s", "5s", "5s"]
+
+
+@pytest.mark.parametrize("kind, text, side, want, source", [
+    ("pon", "777z", 1, "pon", "across"),
+    ("chi", "789s", 0, "chi", "left"),
+    ("minkan", "1111p", 3, "minkan", "right"),
+    ("shouminkan", "2222z", 2, "shouminkan", "right"),
+])
+def test_meld_kind_comes_from_the_tiles(kind, text, side, want, source) -> None:
+    laid = lay_out("123m456p789s1z", "1z", ((kind, text, side),))
+    r = read(laid, situation())
+    (meld,) = r.layout.melds
+    assert (meld.kind, meld.source) == (want, source)
+
+
+def test_a_fixed_winning_tile_is_read_as_given() -> None:
+    sit = Situation(TENHOU, WinContext(riichi=True), win=Tile.parse("1z"))
+    r = read(lay_out("123m456p789s1122z", "2z"), sit)
+    assert r.layout.win == Tile.parse("1z")
+
+
+def test_fixed_indicators_replace_the_photographed_ones() -> None:
+    sit = Situation(TENHOU, WinContext(riichi=True), dora=(Tile.parse("9m"),), ura=())
+    r = read(lay_out("123m456p789s1122z", "2z", dora="4p", ura="5s"), sit)
+    assert r.layout.dora == (Tile.parse("9m"),) and r.layout.ura == ()
+
+
+def test_impossible_tiles_are_an_error() -> None:
+    # Five copies of 1m, each confidently read: nothing can make them one hand.
+    laid = lay_out("11111m456p789s2z", "2z")
+    with pytest.raises(InvalidHand):
+        read(laid)
+
+
+def test_confidence_is_the_best_share_of_valid_readings() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    r = read(laid, t4=[("5p", 0.8), ("0p", 0.2)])
+    assert r.confidence == pytest.approx(0.8, abs=0.01)
+    assert math.isclose(r.relative(r.alternatives[0]), 0.25, rel_tol=1e-6)
