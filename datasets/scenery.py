@@ -110,7 +110,7 @@ def sample_table(rng: np.random.Generator, *, centre: tuple[float, float], near_
     rim = tuple(float(c) for c in RIM_COLOURS[int(rng.integers(len(RIM_COLOURS)))]) \
         if kind == "auto" else None
     base = _pooled_surface(kind, int(rng.integers(TEXTURE_POOL)))
-    texture = cv2.transform(base, np.diag(rng.uniform(0.85, 1.15, 3)))
+    texture = cv2.transform(base, np.diag(rng.uniform(0.9, 1.1, 3)))
     return Table(kind=kind, texture=texture, texel=float(rng.uniform(0.25, 1.2)),
                  angle=float(rng.uniform(0, 360)), extent=extent, rim=rim, centre=centre)
 
