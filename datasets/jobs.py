@@ -115,9 +115,15 @@ def _init_worker() -> None:
 
 def _map(fn, jobs: list, workers: int) -> Iterator:
     """``map(fn, jobs)`` in order, in ``workers`` processes when more than one."""
-    _init_worker()
     if workers == 1 or len(jobs) < 2:
-        yield from map(fn, jobs)
+        import cv2
+
+        threads = cv2.getNumThreads()
+        cv2.setNumThreads(1)  # one scene at a time renders fastest single-threaded
+        try:
+            yield from map(fn, jobs)
+        finally:
+            cv2.setNumThreads(threads)
         return
     batch = workers * MAP_BATCH  # submitted a batch at a time: a stop waits for one batch only
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
