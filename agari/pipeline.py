@@ -103,7 +103,7 @@ class PhotoResult:
         if self.layout is None:
             return None
         if self.layout.win is None and self.score is not None and self.layout.size == 14:
-            return _with_win_last(self.layout, Tile.parse(self.score.win))
+            return _with_win_last(self.layout, _tile(self.score.win))
         return self.layout.hand_text
 
     @property
@@ -127,6 +127,10 @@ class PhotoResult:
             "notes": list(self.notes),
             "elapsed_ms": round(self.elapsed_ms, 1),
         }
+
+
+def _tile(value: Tile | str) -> Tile:
+    return value if isinstance(value, Tile) else Tile.parse(value)
 
 
 def _with_win_last(layout: HandLayout, win: Tile) -> str:
