@@ -30,13 +30,18 @@ def dora_of(indicator: int, *, players: int = 4) -> int:
     return 31 + (indicator - 31 + 1) % 3
 
 
+_DORA_OF = {players: tuple(dora_of(k, players=players) for k in range(34)) for players in (3, 4)}
+"""The indicated kind of every indicator kind, per player count."""
+
+
 def count_indicated(
     indicators: tuple[Tile, ...], all_counts, players: int = 4, nuki: int = 0
 ) -> int:
     """Han from ``indicators`` over every tile held (kans count 4); set-aside norths count too."""
     han = 0
+    table = _DORA_OF[players]
     for ind in indicators:
-        kind = dora_of(ind.kind, players=players)
+        kind = table[ind.kind]
         han += all_counts[kind]
         if kind == NORTH:
             han += nuki

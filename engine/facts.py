@@ -6,6 +6,8 @@ is only checked when its gate holds, so most rows cost nothing for most hands.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from agari.engine.tiles import TERMINAL_HONOR_KINDS
 
 STANDARD, CHIITOITSU, KOKUSHI = 0, 1, 2
@@ -13,7 +15,6 @@ STANDARD, CHIITOITSU, KOKUSHI = 0, 1, 2
 DRAGONS = (31, 32, 33)
 WIND_KINDS = (27, 28, 29, 30)
 GREEN_KINDS = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s and hatsu
-_YAOCHUU_LIST = sorted(TERMINAL_HONOR_KINDS)
 _OUTSIDE_SEQS = frozenset(s for s in range(27) if s % 9 in (0, 6))
 """Sequence starts that hold a terminal: 123 and 789 of each suit."""
 
@@ -42,6 +43,16 @@ GATES = (
 """Gate names: a row is checked only when its gate holds (a bit of ``gates`` below)."""
 GATE_BIT = {name: 1 << i for i, name in enumerate(GATES)}
 _B = GATE_BIT
+# The bits as plain names: checked for every hand, a dict look-up each would show.
+_G_TSUMO, _G_RIICHI, _G_RARE = _B["tsumo"], _B["riichi"], _B["rare_situation"]
+_G_NO_YAOCHUU, _G_WIND_SET, _G_DRAGON_SET = _B["no_yaochuu"], _B["wind_set"], _B["dragon_set"]
+_G_NO_SUITS, _G_YAOCHUU_ONLY, _G_ONE_SUIT = _B["no_suits"], _B["yaochuu_only"], _B["one_suit"]
+_G_SOU_ONLY, _G_KANS = _B["sou_only"], _B["kans"]
+_G_THREE_SEQS, _G_DUP_SEQS, _G_OUTSIDE, _G_PINFU = (
+    _B["three_seqs"], _B["dup_seqs"], _B["outside"], _B["pinfu"])
+_G_THREE_TRIPS, _G_MANY_ANKOU = _B["three_trips"], _B["many_ankou"]
+_G_CHIITOI, _G_KOKUSHI = _B["chiitoi"], _B["kokushi"]
+_YAOCHUU_OF = itemgetter(*sorted(TERMINAL_HONOR_KINDS))
 
 
 class HandFacts:
@@ -80,44 +91,35 @@ class HandFacts:
         self.ctx = ctx
         self.rules = rules
         self.win = win
-        suits = (any(all_counts[0:9]), any(all_counts[9:18]), any(all_counts[18:27]))
-        self.suits = n_suits = suits[0] + suits[1] + suits[2]
+        man, pin, sou = any(all_counts[0:9]), any(all_counts[9:18]), any(all_counts[18:27])
+        self.suits = n_suits = man + pin + sou
         self.honors = honors = any(all_counts[27:])
-        yaochuu = sum(map(all_counts.__getitem__, _YAOCHUU_LIST))
-        self.yaochuu_only = yaochuu == sum(all_counts)
+        yaochuu = sum(_YAOCHUU_OF(all_counts))
+        self.yaochuu_only = yaochuu_only = yaochuu == sum(all_counts)
         self.no_yaochuu = yaochuu == 0
-        gates = 0
-        if ctx.tsumo:
-            gates |= _B["tsumo"]
+        gates = _G_TSUMO if ctx.tsumo else 0
         if ctx.riichi or ctx.double_riichi:
-            gates |= _B["riichi"]
-        if (
-            ctx.rinshan
-            or ctx.chankan
-            or ctx.haitei
-            or ctx.houtei
-            or ctx.tenhou
-            or ctx.chiihou
-            or ctx.renhou
-        ):
-            gates |= _B["rare_situation"]
-        if yaochuu == 0:
-            gates |= _B["no_yaochuu"]
+            gates |= _G_RIICHI
+        if (ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou
+                or ctx.chiihou or ctx.renhou):
+            gates |= _G_RARE
+        if not yaochuu:
+            gates |= _G_NO_YAOCHUU
         if honors:
             if max(all_counts[27:31]) >= 3:
-                gates |= _B["wind_set"]
+                gates |= _G_WIND_SET
             if max(all_counts[31:34]) >= 3:
-                gates |= _B["dragon_set"]
+                gates |= _G_DRAGON_SET
             if not n_suits:
-                gates |= _B["no_suits"]
-        if self.yaochuu_only:
-            gates |= _B["yaochuu_only"]
+                gates |= _G_NO_SUITS
+        if yaochuu_only:
+            gates |= _G_YAOCHUU_ONLY
         if n_suits == 1:
-            gates |= _B["one_suit"]
-        if not suits[0] and not suits[1]:
-            gates |= _B["sou_only"]
+            gates |= _G_ONE_SUIT
+        if not man and not pin:
+            gates |= _G_SOU_ONLY
         if kans:
-            gates |= _B["kans"]
+            gates |= _G_KANS
         self.gates = gates
 
 
@@ -153,9 +155,9 @@ class ShapeFacts:
         if seqs:
             self.seq_set = seq_set = frozenset(seqs)
             if len(seq_set) >= 3:
-                gates |= _B["three_seqs"]
+                gates = _G_THREE_SEQS
             if len(seq_set) < len(seqs):
-                gates |= _B["dup_seqs"]
+                gates |= _G_DUP_SEQS
             self.outside = outside = (
                 form == STANDARD
                 and pair in TERMINAL_HONOR_KINDS
@@ -163,20 +165,20 @@ class ShapeFacts:
                 and TERMINAL_HONOR_KINDS.issuperset(trips)
             )
             if outside:
-                gates |= _B["outside"]
+                gates |= _G_OUTSIDE
             if pinfu:
-                gates |= _B["pinfu"]
+                gates |= _G_PINFU
         else:
             self.seq_set = _NONE
             self.outside = False
         if len(trips) >= 3:
-            gates |= _B["three_trips"]
+            gates |= _G_THREE_TRIPS
         if ankou >= 3:
-            gates |= _B["many_ankou"]
+            gates |= _G_MANY_ANKOU
         if form == CHIITOITSU:
-            gates |= _B["chiitoi"]
+            gates |= _G_CHIITOI
         elif form == KOKUSHI:
-            gates |= _B["kokushi"]
+            gates |= _G_KOKUSHI
         self.gates = gates
 
 

@@ -64,6 +64,15 @@ def _set_item(kind: int, concealed: bool, kan: bool) -> FuItem:
     return reason, set_fu(kind, concealed, kan), kind, 4 if kan else 3
 
 
+_SET_ITEMS = {
+    (kind, concealed, kan): _set_item(kind, concealed, kan)
+    for kind in range(34)
+    for concealed in (False, True)
+    for kan in (False, True)
+}
+"""Every set's item, made once: readings are scored by the thousand."""
+
+
 def pair_fu(pair: int, seat: int, round_wind: int, double_wind_fu: int) -> FuItem | None:
     """雀頭: dragons, the seat wind and the round wind are value pairs."""
     if pair < 27:
@@ -107,12 +116,12 @@ def standard_fu(
     if closed and not tsumo:
         items.append(_CLOSED_RON)
     for t in trips:
-        items.append(_set_item(t, tsumo or wait != "shanpon" or t != win, False))
+        items.append(_SET_ITEMS[t, tsumo or wait != "shanpon" or t != win, False])
     for m in melds:
         if m.kind != "chi":
             concealed, kan = _MELD_STATE[m.kind]
-            items.append(_set_item(m.first, concealed, kan))
-    pair_item = pair_fu(pair, seat, round_wind, double_wind_fu)
+            items.append(_SET_ITEMS[m.first, concealed, kan])
+    pair_item = pair_fu(pair, seat, round_wind, double_wind_fu) if pair >= 27 else None
     if pair_item:
         items.append(pair_item)
     if wait in _WAIT_ITEM:

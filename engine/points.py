@@ -161,21 +161,21 @@ def payment_for(
             dealer_pay += per_payer_honba
             paid = dealer_pay + each * (players - 2)
     return Payment(
-        han=han,
-        fu=fu,
-        yakuman=yakuman,
-        limit=limit,
-        base=base,
-        points=points,
-        ron=ron,
-        dealer=dealer_pay,
-        non_dealer=each,
-        honba=honba,
-        sticks=sticks,
-        total=paid + sticks * rules.riichi_stick,
-        tsumo=tsumo,
-        dealer_win=dealer,
-        players=players,
+        han,
+        fu,
+        yakuman,
+        limit,
+        base,
+        points,
+        ron,
+        dealer_pay,
+        each,
+        honba,
+        sticks,
+        paid + sticks * rules.riichi_stick,
+        tsumo,
+        dealer,
+        players,
     )
 
 

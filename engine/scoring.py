@@ -129,27 +129,18 @@ def _not_agari(hand: Hand, win_kind: int | None) -> NotAgari:
 
 def _interpretations(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: bool):
     """(ShapeFacts, fu, fu items, groups) for every reading of the hand."""
-    win, ctx, rules = facts.win, facts.ctx, facts.rules
-    chi_starts = tuple(m.first for m in hand.melds if m.kind == "chi")
-    meld_trips = tuple(m.first for m in hand.melds if m.kind != "chi")
-    ankans = sum(1 for m in hand.melds if m.kind == "ankan")
-    double_wind_fu = rules.double_wind_pair_fu
+    win, tsumo, melds = facts.win, facts.ctx.tsumo, hand.melds
+    chi_starts = meld_trips = ()
+    ankans = 0
+    if melds:
+        chi_starts = tuple(m.first for m in melds if m.kind == "chi")
+        meld_trips = tuple(m.first for m in melds if m.kind != "chi")
+        ankans = sum(1 for m in melds if m.kind == "ankan")
+    fu_args = (win, tsumo, facts.closed, facts.seat, facts.round, facts.rules.double_wind_pair_fu)
     for pair, seqs, trips in decomps:
         for wait in _waits_in(pair, seqs, trips, win):
-            fu, items, pinfu = standard_fu(
-                pair,
-                seqs,
-                trips,
-                hand.melds,
-                wait,
-                win,
-                ctx.tsumo,
-                facts.closed,
-                facts.seat,
-                facts.round,
-                double_wind_fu,
-            )
-            ankou = len(trips) + ankans - (wait == "shanpon" and not ctx.tsumo)
+            fu, items, pinfu = standard_fu(pair, seqs, trips, melds, wait, *fu_args)
+            ankou = len(trips) + ankans - (wait == "shanpon" and not tsumo)
             shape = ShapeFacts(
                 STANDARD, pair, seqs + chi_starts, trips + meld_trips, ankou, wait, pinfu
             )
@@ -163,19 +154,20 @@ def _interpretations(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokus
 
 def _waits_in(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], win: int) -> list[str]:
     """Which group the winning tile may have completed, as wait names (one per distinct reading)."""
-    found = []
-    if pair == win:
-        found.append("tanki")
+    found = ["tanki"] if pair == win else []
     if win in trips:
         found.append("shanpon")
-    for s in set(seqs):
-        if win == s + 1:
-            found.append("kanchan")
-        elif win == s:
-            found.append("penchan" if s % 9 == 6 else "ryanmen")
-        elif win == s + 2:
-            found.append("penchan" if s % 9 == 0 else "ryanmen")
-    return list(dict.fromkeys(found))
+    for s in seqs:
+        if s <= win <= s + 2:
+            if win == s + 1:
+                wait = "kanchan"
+            elif win == s:
+                wait = "penchan" if s % 9 == 6 else "ryanmen"
+            else:
+                wait = "penchan" if s % 9 == 0 else "ryanmen"
+            if wait not in found:
+                found.append(wait)
+    return found
 
 
 def _hits(gated, facts: HandFacts, gates: int, shape) -> list:
@@ -259,17 +251,24 @@ def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]
     if ctx.dora:
         n = count_indicated(ctx.dora if rules.kan_dora else ctx.dora[:1], held, players, nuki)
         if n:
-            rows.append(YakuHit("dora", n, *DORA_NAMES["dora"]))
+            rows.append(_dora_hit("dora", n))
     reds = hand.reds[0] + hand.reds[1] + hand.reds[2]
     if reds:
-        rows.append(YakuHit("aka_dora", reds, *DORA_NAMES["aka_dora"]))
+        rows.append(_dora_hit("aka_dora", reds))
     if ctx.ura and (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
         n = count_indicated(ctx.ura if rules.kan_dora else ctx.ura[:1], held, players, nuki)
         if n:
-            rows.append(YakuHit("ura_dora", n, *DORA_NAMES["ura_dora"]))
+            rows.append(_dora_hit("ura_dora", n))
     if nuki:
-        rows.append(YakuHit("nuki_dora", nuki, *DORA_NAMES["nuki_dora"]))
+        rows.append(_dora_hit("nuki_dora", nuki))
     return tuple(rows)
+
+
+def _dora_hit(name: str, han: int) -> YakuHit:
+    row = _HITS.get((name, han))
+    if row is None:
+        row = _HITS[(name, han)] = YakuHit(name, han, *DORA_NAMES[name])
+    return row
 
 
 def _nagashi(hand: Hand, win: Tile, ctx: WinContext, rules: Rules) -> ScoreResult:

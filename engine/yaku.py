@@ -293,7 +293,7 @@ def _sanankou(h: HandFacts, s: ShapeFacts) -> bool:
 def _sanshoku_doukou(h: HandFacts, s: ShapeFacts) -> bool:
     """三色同刻: the same triplet in all three suits."""
     trips = set(s.trips)
-    return any(n in trips and n + 9 in trips and n + 18 in trips for n in range(9))
+    return any(n + 9 in trips and n + 18 in trips for n in trips if n < 9)
 
 
 def _suuankou(h: HandFacts, s: ShapeFacts) -> bool:
