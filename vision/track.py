@@ -1,0 +1,368 @@
+"""`TileTracker`: tiles followed across video frames, located and classified only when needed.
+
+Per frame (a few milliseconds on 720p) the tracker makes a thumbnail, follows
+the camera (`agari.vision.track_motion`) and compares the frame with the last
+*keyframe*, the last frame it located tiles in. Only when the table itself has
+changed, and has then been still for ``settle_s`` (or has kept changing for
+``busy_locate_s``), does it locate tiles again. Located tiles are matched to
+the tracks; a track whose face looks the same (`agari.vision.track_match`)
+keeps its label, a new or changed one is classified. Young tracks are read
+again on a few later frames and the readings voted (`agari.vision.track_votes`).
+The reading (track ids and voted labels) becomes *stable* once it has held,
+with the scene settled, for ``hold_s`` (`agari.vision.track_stable`).
+
+The tracker knows nothing of windows, files or scoring: the locator and the
+classifier are passed in as plain callables, and time is the stream's.
+
+>>> tracker = TileTracker(locate, classify)                  # doctest: +SKIP
+>>> frame = tracker.update(image, t=0.033)                   # doctest: +SKIP
+>>> [t.detection.label_name for t in frame.stable]           # doctest: +SKIP
+['1m', '2m', ...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from agari.engine.errors import ImageError, InvalidInput
+from agari.vision.detection import TileDetection
+from agari.vision.track_match import (
+    DEFAULT_MATCH,
+    MatchConfig,
+    half_frame,
+    match,
+    signatures,
+    similarity,
+)
+from agari.vision.track_motion import (
+    DEFAULT_MOTION,
+    IDENTITY,
+    MotionConfig,
+    Thumb,
+    back_to_key,
+    change_map,
+    estimate_motion,
+    find_corners,
+    make_thumb,
+    shift_of,
+    significant,
+    to_frame,
+)
+from agari.vision.track_stable import StabilityGate
+from agari.vision.track_votes import Votes, label_of, reading_of
+
+Locate = Callable[[np.ndarray], Sequence[TileDetection]]
+"""Finds tiles in a BGR frame (e.g. `agari.vision.locate.locate`)."""
+Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]
+"""Labels detections in a frame (e.g. a `TileClassifier.classify_detections` with top_k set)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """Tuning of the tracker (times in stream seconds)."""
+
+    motion: MotionConfig = DEFAULT_MOTION
+    match: MatchConfig = DEFAULT_MATCH
+    settle_s: float = 0.15
+    """A changed table is located again once it has been still this long."""
+    busy_locate_s: float = 1.0
+    """While it keeps changing, it is located at most this often (the overlay follows)."""
+    hold_s: float = 0.25
+    """A new reading must hold, settled, this long to become the stable one."""
+    votes_wanted: int = 3
+    """Readings voted per tile (the first when it appears, the rest on later frames)."""
+    min_votes: int = 2
+    """The reading is not trusted before every tile has this many readings."""
+    vote_interval_s: float = 0.1
+    """Least time between two readings of a tile (new frames, new noise)."""
+    top_k: int = 5
+    """Alternatives kept per tracked tile."""
+    max_shift: float = 0.12
+    """Beyond this camera drift (share of the width) the view is taken afresh."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_votes <= self.votes_wanted:
+            raise InvalidInput(f"need 1 ≤ min_votes ≤ votes_wanted, got "
+                               f"{self.min_votes}, {self.votes_wanted}")
+        if min(self.settle_s, self.busy_locate_s, self.hold_s, self.vote_interval_s) < 0:
+            raise InvalidInput("tracker times must be ≥ 0")
+
+
+DEFAULT_TRACKER = TrackerConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class TrackedTile:
+    """One tracked tile in one frame.
+
+    Attributes:
+        id: the track's number, the same for as long as the tile stays and looks the same.
+        detection: its quad in this frame and its voted label, confidence and alternatives.
+        votes: how many readings were voted.
+    """
+
+    id: int
+    detection: TileDetection
+    votes: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrackFrame:
+    """What the tracker knows after one frame.
+
+    Attributes:
+        index: frames seen so far (1 for the first).
+        t: the frame's stream time in seconds.
+        tiles: every tracked tile, quads in this frame's pixels.
+        located: tiles were located in this frame (a keyframe).
+        classified: crops classified in this frame.
+        quiet: nothing on the table moved since the previous frame.
+        pending: the table differs from the last keyframe (a locate is due).
+        motion_ok: the camera's motion is known (else the view was lost).
+        stable: the stable reading's tiles, as they were when it became stable.
+        stable_version: incremented each time ``stable`` changes.
+    """
+
+    index: int
+    t: float
+    tiles: tuple[TrackedTile, ...]
+    located: bool
+    classified: int
+    quiet: bool
+    pending: bool
+    motion_ok: bool
+    stable: tuple[TrackedTile, ...]
+    stable_version: int
+
+
+@dataclass(eq=False)
+class _Track:
+    id: int
+    quad: np.ndarray
+    """``float64 (4, 2)`` in keyframe pixels."""
+    sideways: bool
+    face_down: bool
+    signature: np.ndarray
+    votes: Votes = field(default_factory=Votes)
+    last_vote: float = float("-inf")
+
+
+@dataclass(eq=False)
+class _Key:
+    thumb: Thumb
+    corners: np.ndarray
+    t: float
+    motion: np.ndarray = field(default_factory=IDENTITY.copy)
+    """Last thumbnail transform keyframe → current."""
+    previous: np.ndarray | None = None
+    """Previous frame's structure warped onto the keyframe."""
+    previous_raw: np.ndarray | None = None
+
+
+class TileTracker:
+    """Follows tiles through a video; see the module docstring."""
+
+    def __init__(self, locate: Locate, classify: Classify, *,
+                 config: TrackerConfig = DEFAULT_TRACKER) -> None:
+        self._locate = locate
+        self._classify = classify
+        self.config = config
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything, the stable reading included."""
+        self._index = 0
+        self._next_id = 1
+        self._gate = StabilityGate(self.config.hold_s)
+        self._stable: tuple[TrackedTile, ...] = ()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the tracks and the keyframe (the view changed size: a new scene)."""
+        self._tracks: list[_Track] = []
+        self._key: _Key | None = None
+        self._last_active = float("-inf")
+        self._pending_since: float | None = None
+
+    # -- the frame loop ------------------------------------------------------------
+    def update(self, frame: np.ndarray, t: float) -> TrackFrame:
+        """Take one frame.
+
+        Args:
+            frame: BGR ``uint8 (H, W, 3)``.
+            t: its stream time in seconds (non-decreasing).
+
+        Raises:
+            ImageError: not a BGR uint8 frame.
+        """
+        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 \
+                or frame.shape[2] != 3 or frame.size == 0:
+            raise ImageError("expected a BGR uint8 frame (H, W, 3)")
+        self._index += 1
+        thumb = make_thumb(frame, self.config.motion)
+        key = self._key
+        if key is None or key.thumb.grey.shape != thumb.grey.shape:
+            self._forget()
+            classified = self._relocate(frame, thumb, t)
+            return self._report(t, located=True, classified=classified, quiet=True,
+                                pending=False, motion_ok=True)
+        motion_ok, quiet, pending = self._observe(thumb, t)
+        if pending and self._locate_due(t):
+            classified = self._relocate(frame, thumb, t)
+            return self._report(t, located=True, classified=classified, quiet=quiet,
+                                pending=False, motion_ok=motion_ok)
+        classified = self._vote(frame, t) if quiet and not pending else 0
+        return self._report(t, located=False, classified=classified, quiet=quiet,
+                            pending=pending, motion_ok=motion_ok)
+
+    def _observe(self, thumb: Thumb, t: float) -> tuple[bool, bool, bool]:
+        """Follow the camera and compare with the keyframe: (motion ok, quiet, pending)."""
+        cfg = self.config.motion
+        key = self._key
+        assert key is not None
+        motion = estimate_motion(key.thumb, key.corners, thumb, key.motion, config=cfg)
+        motion_ok = motion is not None
+        if motion is not None:
+            key.motion = motion
+            warped = back_to_key(thumb, motion)
+            active = key.previous is not None and significant(
+                change_map(key.previous, warped, config=cfg), cfg)
+            changed = significant(change_map(key.thumb.structure, warped, config=cfg), cfg)
+            key.previous = warped
+        else:
+            active = key.previous_raw is None or significant(
+                change_map(key.previous_raw, thumb.structure, config=cfg), cfg)
+            changed = True
+            key.previous = None
+        key.previous_raw = thumb.structure
+        drifted = shift_of(key.motion) > self.config.max_shift * thumb.grey.shape[1]
+        if active:
+            self._last_active = t
+        pending = changed or drifted
+        if pending and self._pending_since is None:
+            self._pending_since = t
+        elif not pending:
+            self._pending_since = None
+        quiet = not active
+        return motion_ok, quiet, pending
+
+    def _locate_due(self, t: float) -> bool:
+        cfg = self.config
+        if t - self._last_active >= cfg.settle_s:
+            return True
+        assert self._key is not None and self._pending_since is not None
+        return t - max(self._key.t, self._pending_since) >= cfg.busy_locate_s
+
+    # -- keyframes -------------------------------------------------------------------
+    def _relocate(self, frame: np.ndarray, thumb: Thumb, t: float) -> int:
+        """Locate tiles, carry the tracks over, classify what is new or changed."""
+        found = list(self._locate(frame))
+        half = half_frame(frame)
+        predicted = self._current_quads(thumb.scale) if self._key is not None else []
+        quads = [np.asarray(d.quad, np.float64) for d in found]
+        sigs = signatures(half, quads, [d.sideways for d in found], config=self.config.match)
+        pairs = match(predicted, quads, config=self.config.match)
+        same = self.config.match.same_face
+        kept: list[_Track] = []
+        fresh: list[_Track] = []
+        for ti, fj in pairs:
+            tr, det = self._tracks[ti], found[fj]
+            alike = tr.sideways == det.sideways and similarity(tr.signature, sigs[fj]) >= same
+            tr.quad, tr.sideways, tr.face_down, tr.signature = quads[fj], det.sideways, \
+                det.face_down, sigs[fj]
+            if not alike:
+                tr.votes, tr.last_vote = Votes(), float("-inf")
+                fresh.append(tr)
+            kept.append(tr)
+        kept += self._missed(half, predicted, {ti for ti, _ in pairs})
+        for fj in sorted(set(range(len(found))) - {fj for _, fj in pairs}):
+            tr = _Track(self._next_id, quads[fj], found[fj].sideways, found[fj].face_down,
+                        sigs[fj])
+            self._next_id += 1
+            kept.append(tr)
+            fresh.append(tr)
+        self._tracks = sorted(kept, key=lambda tr: tr.id)
+        self._key = _Key(thumb, find_corners(thumb, self.config.motion), t)
+        self._pending_since = None
+        return self._read(frame, fresh, t)
+
+    def _missed(self, half: np.ndarray, predicted: list[np.ndarray], matched: set[int]
+                ) -> list[_Track]:
+        """Tracks the locator did not find this time but whose face is still there."""
+        left = [i for i in range(len(self._tracks)) if i not in matched]
+        if not left:
+            return []
+        quads = [predicted[i] for i in left]
+        sigs = signatures(half, quads, [self._tracks[i].sideways for i in left],
+                          config=self.config.match)
+        kept = []
+        for i, q, sig in zip(left, quads, sigs, strict=True):
+            tr = self._tracks[i]
+            if similarity(tr.signature, sig) >= self.config.match.same_face:
+                tr.quad = q
+                kept.append(tr)
+        return kept
+
+    def _current_quads(self, scale: float) -> list[np.ndarray]:
+        """Each track's quad in the current frame (keyframe quads moved with the camera)."""
+        assert self._key is not None
+        m = to_frame(self._key.motion, scale)
+        return [cv2.transform(tr.quad[None], m)[0] for tr in self._tracks]
+
+    # -- classification and votes ------------------------------------------------------
+    def _read(self, frame: np.ndarray, tracks: list[_Track], t: float,
+              quads: list[np.ndarray] | None = None) -> int:
+        """Classify ``tracks`` in ``frame`` (at ``quads``, default their own) and add the votes."""
+        if not tracks:
+            return 0
+        quads = quads if quads is not None else [tr.quad for tr in tracks]
+        dets = [TileDetection(quad=_as_quad(q), sideways=tr.sideways, face_down=tr.face_down)
+                for tr, q in zip(tracks, quads, strict=True)]
+        out = list(self._classify(frame, dets))
+        if len(out) != len(dets):
+            raise InvalidInput(f"classifier returned {len(out)} results for {len(dets)} tiles")
+        for tr, det in zip(tracks, out, strict=True):
+            tr.votes = tr.votes.add(reading_of(det))
+            tr.last_vote = t
+        return len(dets)
+
+    def _vote(self, frame: np.ndarray, t: float) -> int:
+        """Read young tracks again (on a quiet frame, spaced in time)."""
+        cfg = self.config
+        young = [i for i, tr in enumerate(self._tracks)
+                 if tr.votes.count < cfg.votes_wanted and t - tr.last_vote >= cfg.vote_interval_s]
+        if not young:
+            return 0
+        assert self._key is not None
+        quads = self._current_quads(self._key.thumb.scale)
+        return self._read(frame, [self._tracks[i] for i in young], t, [quads[i] for i in young])
+
+    # -- output ------------------------------------------------------------------------
+    def _report(self, t: float, *, located: bool, classified: int, quiet: bool, pending: bool,
+                motion_ok: bool) -> TrackFrame:
+        assert self._key is not None
+        quads = self._current_quads(self._key.thumb.scale)
+        tiles = tuple(self._tile(tr, q) for tr, q in zip(self._tracks, quads, strict=True))
+        reading = tuple(tile for tile in tiles if tile.detection.label is not None)
+        key = tuple((tile.id, tile.detection.label_name) for tile in reading)
+        voted = all(tr.votes.count >= self.config.min_votes for tr in self._tracks)
+        settled = quiet and not pending and motion_ok and voted
+        if self._gate.update(t, key, settled=settled):
+            self._stable = reading
+        return TrackFrame(self._index, t, tiles, located, classified, quiet, pending, motion_ok,
+                          self._stable, self._gate.version)
+
+    def _tile(self, tr: _Track, quad: np.ndarray) -> TrackedTile:
+        label = label_of(tr.votes.best)
+        det = TileDetection(quad=_as_quad(quad), sideways=tr.sideways,
+                            face_down=label == "back" or (label is None and tr.face_down),
+                            label=label, confidence=tr.votes.confidence,
+                            alternatives=tr.votes.alternatives(self.config.top_k))
+        return TrackedTile(tr.id, det, tr.votes.count)
+
+
+def _as_quad(q: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in q)

@@ -1,0 +1,125 @@
+"""Which located tile is which tracked tile, and did it change: matching and signatures.
+
+A track is matched to the located tile nearest its predicted position, within a
+fraction of the tile's own size (greedy, nearest pairs first: tiles in a hand
+are far apart compared with how far a tracked quad is off).
+
+A *signature* is a small colour crop of a tile, normalised per channel to zero
+mean and unit spread, so that a change of light leaves it unchanged while a
+different face (other art, a red five for a black five, a back for a face)
+changes it. Signatures are cut from a half-size frame: the blur there makes
+them steady under sub-pixel shake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from agari.vision.crops import crop_matrix
+
+SIGNATURE_SIZE = (24, 18)
+"""Signature crop ``(height, width)`` of an upright tile."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Tuning of matching and signature comparison."""
+
+    radius: float = 0.5
+    """Largest centre distance of a match, in the tile's short sides."""
+    same_face: float = 0.55
+    """Signature similarity at or above which a tile is taken to be unchanged."""
+    flat_spread: float = 4.0
+    """Grey-level spread under which a signature channel is blank (a tile back)."""
+    size: tuple[int, int] = SIGNATURE_SIZE
+
+
+DEFAULT_MATCH = MatchConfig()
+
+
+def short_side(quad: np.ndarray) -> float:
+    """Mean length of a quad's shorter pair of opposite edges: ``quad`` is ``(4, 2)``."""
+    a = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    b = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return float(min(a, b))
+
+
+def match(tracked: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
+          config: MatchConfig = DEFAULT_MATCH) -> list[tuple[int, int]]:
+    """Pairs ``(track index, found index)``, nearest first, each index used once.
+
+    Args:
+        tracked: predicted quads ``(4, 2)`` of the tracks in the current frame.
+        found: quads ``(4, 2)`` located in the current frame.
+    """
+    if not tracked or not found:
+        return []
+    tc = np.array([q.mean(axis=0) for q in tracked])
+    fc = np.array([q.mean(axis=0) for q in found])
+    dist = np.linalg.norm(tc[:, None, :] - fc[None, :, :], axis=2)
+    reach = np.array([config.radius * short_side(q) for q in tracked])
+    pairs: list[tuple[int, int]] = []
+    used_t: set[int] = set()
+    used_f: set[int] = set()
+    for flat in np.argsort(dist, axis=None, kind="stable"):
+        i, j = divmod(int(flat), len(found))
+        if dist[i, j] > reach[i]:
+            continue
+        if i in used_t or j in used_f:
+            continue
+        pairs.append((i, j))
+        used_t.add(i)
+        used_f.add(j)
+    return pairs
+
+
+def half_frame(frame: np.ndarray) -> np.ndarray:
+    """The frame at half size (signatures are cut from it)."""
+    return cv2.pyrDown(frame)
+
+
+def signatures(half: np.ndarray, quads: Sequence[np.ndarray], sideways: Sequence[bool], *,
+               config: MatchConfig = DEFAULT_MATCH) -> np.ndarray:
+    """Normalised signature crops of tiles.
+
+    Args:
+        half: `half_frame` of the frame, BGR ``uint8``.
+        quads: full-frame quads ``(4, 2)`` TL, TR, BR, BL.
+        sideways: per quad, whether the tile lies sideways.
+
+    Returns:
+        ``float32 (N, h, w, 3)``: each channel of each crop zero-mean with unit
+        spread; a blank channel (spread under `MatchConfig.flat_spread`) is all zero.
+    """
+    h, w = config.size
+    out = np.zeros((len(quads), h, w, 3), np.float32)
+    for i, (q, side) in enumerate(zip(quads, sideways, strict=True)):
+        m = crop_matrix(np.asarray(q, np.float32) * 0.5, sideways=side, size=(h, w), margin=0.0)
+        crop = cv2.warpPerspective(half, m, (w, h), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        mean = crop.mean(axis=(0, 1))
+        spread = crop.std(axis=(0, 1))
+        live = spread >= config.flat_spread
+        out[i] = np.where(live, (crop - mean) / np.maximum(spread, 1e-6), 0.0)
+    return out
+
+
+def similarity(a: np.ndarray, b: np.ndarray) -> float:
+    """How alike two signatures are: the lowest per-channel correlation, in [-1, 1].
+
+    Two blank signatures (tile backs) are alike (1.0); blank against detailed is 0.
+    """
+    scores = []
+    for c in range(a.shape[-1]):
+        x, y = a[..., c], b[..., c]
+        nx, ny = float(np.abs(x).max()), float(np.abs(y).max())
+        if nx == 0.0 and ny == 0.0:
+            scores.append(1.0)
+        elif nx == 0.0 or ny == 0.0:
+            scores.append(0.0)
+        else:
+            scores.append(float((x * y).mean()))
+    return min(scores)
