@@ -45,12 +45,22 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Entry point of the console script."""
-    argv = sys.argv[1:]
-    if len(argv) == 3 and argv[0] == "score" and argv[1] == "--batch":
+    source = _plain_batch(sys.argv[1:])
+    if source is not None:
         from agari.engine.batch import main_batch
 
-        sys.exit(main_batch(argv[2]))
+        sys.exit(main_batch(source))
     build_app()()
+
+
+def _plain_batch(argv: list[str]) -> str | None:
+    """SOURCE when the command line is just ``score --batch SOURCE`` (``--json`` allowed)."""
+    rest = [a for a in argv[1:] if a != "--json"]
+    if argv[:1] == ["score"] and len(rest) == 2 and rest[0] == "--batch":
+        return rest[1]
+    if argv[:1] == ["score"] and len(rest) == 1 and rest[0].startswith("--batch="):
+        return rest[0].removeprefix("--batch=")
+    return None
 
 
 if __name__ == "__main__":

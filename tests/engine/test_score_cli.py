@@ -138,3 +138,52 @@ def test_missing_batch_file():
     result = run("--batch", "/nonexistent/requests.jsonl")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"]["code"] == "invalid_input"
+
+
+def _agari(*args, input=None):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "agari.cli", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_plain_batch_runs_without_typer_and_matches_the_typer_path(tmp_path):
+    lines = [
+        json.dumps({"hand": "234m567p34566678s", "riichi": True}),
+        "{bad",
+        json.dumps({"hand": "123p456p789s11s222z", "players": 3, "tsumo": True, "seat": "E"}),
+    ]
+    path = tmp_path / "requests.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    fast = _agari("score", "--batch", str(path))
+    slow = run("--batch", str(path), "--jobs", "1")
+    assert fast.returncode == slow.exit_code == 1
+    assert fast.stdout == slow.stdout and len(fast.stdout.splitlines()) == 3
+    assert "1 of 3" in fast.stderr
+
+
+def test_plain_batch_reports_an_unreadable_file_in_one_line():
+    result = _agari("score", "--batch", "/nonexistent/x.jsonl")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert json.loads(result.stdout)["error"]["code"] == "invalid_input"
+
+
+def test_large_batch_in_worker_processes_keeps_every_line_in_order(tmp_path):
+    import random
+
+    from agari.engine.random_hands import random_win
+    from agari.engine.requests import request_of
+
+    rng = random.Random(3)
+    lines = [json.dumps(request_of(*random_win(rng))) for _ in range(1300)]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    serial = run("--batch", str(path), "--jobs", "1").stdout
+    parallel = run("--batch", str(path), "--jobs", "3").stdout
+    assert serial == parallel and len(parallel.splitlines()) == 1300
