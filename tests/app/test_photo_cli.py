@@ -170,3 +170,18 @@ def test_bad_option_is_an_error(stages, photo_file) -> None:
     result = photo(str(photo_file), "--seat", "X", "--json")
     assert result.exit_code == 1
     assert doc_of(result)["error"]["code"] == "invalid_input"
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "shown-hand.jpg"
+
+
+def test_the_shipped_sample_reads_as_its_ground_truth(stages) -> None:
+    from agari.datasets.annotation import image_from_dict
+
+    ann = image_from_dict(json.loads(SAMPLE.with_suffix(".json").read_text()))
+    stages([t.to_detection() for t in ann.tiles if t.visible >= 0.5])
+    doc = doc_of(photo(str(SAMPLE), "--json"))
+    assert doc["hand"] == ann.hand and doc["layout"]["win"] == ann.win
+    assert doc["layout"]["dora"] == ["3p"]
+    assert (doc["width"], doc["height"]) == (1280, 960)
+    assert doc["score"]["points"] == 2000
