@@ -46,6 +46,8 @@ class Meld:
     source: str | None = None
     first: int = field(init=False, repr=False, compare=False)
     """Lowest kind id in the meld (the start of a chi, the kind of a pon/kan)."""
+    text: str = field(init=False, repr=False, compare=False)
+    """HAND notation of the meld (``777p``, ``[5555m]``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(self.tiles))
@@ -57,6 +59,8 @@ class Meld:
             raise InvalidHand(f"meld tiles must be Tile values, got {self.tiles!r}")
         object.__setattr__(self, "first", _check_shape(self.kind, self.tiles))
         _check_call(self)
+        text = format_tiles(self.tiles)
+        object.__setattr__(self, "text", f"[{text}]" if self.kind == "ankan" else text)
 
     @property
     def opened(self) -> bool:
@@ -69,8 +73,7 @@ class Meld:
         return self.kind in KAN_KINDS
 
     def __str__(self) -> str:
-        text = format_tiles(self.tiles)
-        return f"[{text}]" if self.kind == "ankan" else text
+        return self.text
 
 
 def _check_shape(kind: str, tiles: tuple[Tile, ...]) -> int:
@@ -172,7 +175,7 @@ class Hand:
     def __str__(self) -> str:
         if not self._text:  # cached: results echo the hand text on every score
             self._text.append(
-                " ".join([format_tiles(self.concealed), *(str(m) for m in self.melds)])
+                " ".join([format_tiles(self.concealed), *(m.text for m in self.melds)])
             )
         return self._text[0]
 

@@ -159,7 +159,7 @@ _PAIR_TEXT = tuple(format_tiles([t] * 2) for t in TILES)
 
 def render_groups(hand: Hand, groups) -> tuple[str, ...]:
     """Groups as MPSZ text: concealed sets and pair by kind (red fives kept), then the melds."""
-    melds = tuple(str(m) for m in hand.melds)
+    melds = tuple(m.text for m in hand.melds)
     if groups is None:  # thirteen orphans: one group of all 14
         return (format_tiles(hand.concealed),) + melds
     if not groups:

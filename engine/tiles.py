@@ -221,7 +221,7 @@ def parse_tiles(text: str) -> list[Tile]:
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Compact MPSZ, sorted by suit then number, red fives written as 0 beside the fives."""
     # Sort key kind·2 (+1 if plain) puts a red five just before the plain fives.
-    keys = sorted(t.kind * 2 + (not t.red) for t in tiles)
+    keys = sorted([t.kind * 2 + (not t.red) for t in tiles])
     out: list[str] = []
     suit = ""
     for key in keys:
