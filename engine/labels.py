@@ -100,6 +100,15 @@ LIMITS = {
     "kazoe-yakuman": ("kazoe yakuman", "数え役満", "累计役满"),
 }
 
+WAITS = {
+    "ryanmen": ("two-sided", "両面", "两面"),
+    "kanchan": ("closed (kanchan)", "嵌張", "嵌张"),
+    "penchan": ("edge (penchan)", "辺張", "边张"),
+    "tanki": ("pair (tanki)", "単騎", "单骑"),
+    "shanpon": ("double pair (shanpon)", "双碰", "双碰"),
+    "kokushi": ("thirteen orphans", "国士", "国士"),
+}
+
 TEXT = {
     "yaku": ("Yaku", "役", "役种"),
     "han": ("han", "翻", "番"),

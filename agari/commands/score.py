@@ -159,7 +159,7 @@ def _show(result, lang: str) -> None:
     """A rich breakdown: yaku with han, fu items, limit, points and payments."""
     from rich.table import Table
 
-    from agari.engine.labels import FU_REASONS, LIMITS, TEXT, label, yaku_label
+    from agari.engine.labels import FU_REASONS, LIMITS, TEXT, WAITS, label, yaku_label
     from agari.engine.tiles import KINDS
     from agari.output import console
 
@@ -186,18 +186,16 @@ def _show(result, lang: str) -> None:
                 text += f" {KINDS[kind][0] * copies}{KINDS[kind][1]}"
             fu.add_row(text, f"{value:+d}" if reason == "round up" else str(value))
         out.print(fu)
-    limit = label(LIMITS, result.limit, lang)
-    head = (
-        f"{result.yakuman}× {t('yakuman')}"
-        if result.yakuman
-        else f"{result.han} {t('han')} {result.fu} {t('fu')}"
-    )
-    out.print(
-        f"[bold]{head}[/]" + (f"  {limit}" if limit else "") + f"  {result.points} {t('points')}"
-    )
-    out.print(
-        f"{t('decomposition')}: {' '.join(result.decomposition)}  ({t('wait')}: {result.wait})"
-    )
+    if result.yakuman:
+        head = f"{t('yakuman')} ×{result.yakuman}"
+    else:
+        limit = label(LIMITS, result.limit, lang)
+        fu = f" {result.fu} {t('fu')}" if result.fu else ""
+        head = f"{result.han} {t('han')}{fu}" + (f"  {limit}" if limit else "")
+    out.print(f"[bold]{head}[/]  {result.points} {t('points')}")
+    if result.decomposition:
+        wait = label(WAITS, result.wait, lang)
+        out.print(f"{t('decomposition')}: {' '.join(result.decomposition)}  ({t('wait')}: {wait})")
     for payer, amount in result.payments.items():
         key = (
             "non_dealer_all" if payer == "non_dealer" and "dealer" not in result.payments else payer
