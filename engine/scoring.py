@@ -172,16 +172,25 @@ def _waits_in(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], win: int
 
 def _hits(gated, facts: HandFacts, gates: int, shape) -> list:
     """(row, han) for every row whose gate is open, whose check passes and that has han here."""
+    cache = _OPEN_ROWS.get(id(gated))
+    if cache is None:
+        cache = _OPEN_ROWS[id(gated)] = {}
+    rows = cache.get(gates)
+    if rows is None:
+        rows = cache[gates] = tuple(y for bit, group in gated if gates & bit for y in group)
     closed = facts.closed
     found = []
-    for bit, rows in gated:
-        if gates & bit:
-            for y in rows:
-                if y.check(facts) if shape is None else y.check(facts, shape):
-                    han = y.han_closed if closed else y.han_open
-                    if han:
-                        found.append((y, han))
+    for y in rows:
+        if y.check(facts) if shape is None else y.check(facts, shape):
+            han = y.han_closed if closed else y.han_open
+            if han:
+                found.append((y, han))
     return found
+
+
+_OPEN_ROWS: dict[int, dict[int, tuple]] = {}
+"""Per row table (by id: the tables live as long as the module), the rows worth checking for
+each combination of open gates; only a few hundred combinations occur."""
 
 
 def _evaluate(facts: HandFacts, shape: ShapeFacts, fu: int, common: list, dora_han: int):
