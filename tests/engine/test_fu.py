@@ -134,7 +134,7 @@ def test_fu_items(hand, fields, items, total):
 
 def test_double_wind_pair_is_2_fu_under_wrc():
     r = scored("123m456p789s234s11z", riichi=True, seat="E", rules="wrc")
-    assert ("double wind pair 11z", 2) in r.fu_items and r.fu == 40 - 0  # 20+10+2+2 = 34 → 40
+    assert ("double wind pair 11z", 2) in r.fu_items and r.fu == 40  # 20+10+2+2 = 34 → 40
 
 
 def test_rinshan_counts_as_tsumo_for_fu():
