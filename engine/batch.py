@@ -99,8 +99,15 @@ def run_batch(lines: Iterable[str], out: TextIO, *, jobs: int | None = None) -> 
     if jobs <= 1 or not extra or "fork" not in multiprocessing.get_all_start_methods():
         return _write(_serial(chain(first, extra, it)), out)
     chunks = _chunks(chain(first, extra, it))
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
         return _write(chain.from_iterable(pool.imap(_score_chunk, chunks)), out)
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _serial(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -159,6 +166,9 @@ def main_batch(source: str) -> int:
         sys.stdout.flush()
         sys.stderr.write("agari: interrupted\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     finally:
         if stream is not sys.stdin:
             stream.close()
