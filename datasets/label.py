@@ -36,7 +36,7 @@ from agari.datasets.label_export import IMAGE_MODES, check_formats, export
 from agari.datasets.label_inputs import InputImage, InputListing, expand_inputs
 from agari.datasets.label_journal import JobLock, Journal
 from agari.datasets.label_review import REVIEW_COUNT, write_review
-from agari.datasets.label_runners import Results, run_dask, run_inline, run_pool
+from agari.datasets.label_runners import Results, check_cluster, run_dask, run_inline, run_pool
 from agari.datasets.label_worker import WorkerConfig
 from agari.engine.errors import InvalidInput, ModelError
 
@@ -103,6 +103,8 @@ class LabelOptions:
             raise InvalidInput(f"--review-count must be >= 1, got {self.review_count}")
         if self.images not in IMAGE_MODES:
             raise InvalidInput(f"--images must be one of {', '.join(IMAGE_MODES)}")
+        if self.cluster is not None:
+            check_cluster(self.cluster)
         if not self.inputs and not self.resume:
             raise InvalidInput("no inputs: give image files, folders or glob patterns",
                                code="no_input")

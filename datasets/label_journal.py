@@ -113,11 +113,12 @@ class Journal:
             raise InvalidInput(f"{folder} holds an earlier labelling run: pass --resume to "
                                "continue it, or choose another --out", code="journal_exists")
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, OSError) as err:
             raise InvalidInput(f"cannot open the journal {path}: {err}",
                                code="bad_journal") from None
         journal = cls(path, db)

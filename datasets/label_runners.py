@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -73,8 +73,13 @@ def _stop_pool(pool: ProcessPoolExecutor, *, graceful: bool) -> None:
         proc.join(timeout=5)
 
 
-def run_pool(tasks: Iterable[InputImage], config: WorkerConfig, *, workers: int) -> Results:
-    """Label with ``workers`` spawned processes, each with its own ONNX session."""
+def run_pool(tasks: Iterable[InputImage], config: WorkerConfig, *, workers: int,
+             work: Callable[[str, str, WorkerConfig], Outcome] = label_source) -> Results:
+    """Label with ``workers`` spawned processes, each with its own ONNX session.
+
+    ``work`` is the unit of work (`label_source`); it must be importable by name
+    in a fresh process.
+    """
     todo = iter(tasks)
     suspects: deque[InputImage] = deque()  # in flight when a worker died: rerun alone
     window = WINDOW_PER_WORKER * workers
@@ -87,7 +92,7 @@ def run_pool(tasks: Iterable[InputImage], config: WorkerConfig, *, workers: int)
                 task = suspects.popleft() if suspects else next(todo, None)
                 if task is None:
                     break
-                inflight[pool.submit(label_source, str(task.path), task.name, config)] = task
+                inflight[pool.submit(work, str(task.path), task.name, config)] = task
             if not inflight:
                 graceful = True
                 return
@@ -124,6 +129,24 @@ def _is_broken(fut: Future) -> bool:
 
 
 # -- Dask distributed ------------------------------------------------------------
+CLUSTER_SCHEMES = ("tcp://", "tls://")
+
+
+def check_cluster(cluster: str) -> None:
+    """Check a ``--cluster`` value and that Dask is installed, before any work starts.
+
+    Raises:
+        InvalidInput: not ``local`` or a scheduler address, or Dask missing.
+    """
+    if cluster != "local" and not cluster.startswith(CLUSTER_SCHEMES):
+        raise InvalidInput(f"--cluster must be 'local' or tcp://HOST:PORT, got {cluster!r}")
+    try:
+        import distributed  # noqa: F401 - only whether it is there
+    except ImportError:
+        raise InvalidInput("--cluster needs Dask: pip install 'agari[cluster]'",
+                           code="missing_extra") from None
+
+
 @contextmanager
 def dask_client(cluster: str, *, workers: int):
     """A Dask client for ``local`` (a LocalCluster of ``workers`` processes) or ``tcp://…``.
@@ -131,25 +154,21 @@ def dask_client(cluster: str, *, workers: int):
     Raises:
         InvalidInput: Dask is not installed, the address is malformed or unreachable.
     """
-    try:
-        import distributed
-    except ImportError:
-        raise InvalidInput("--cluster needs Dask: pip install 'agari[cluster]'",
-                           code="missing_extra") from None
+    check_cluster(cluster)
+    import distributed
+
     if cluster == "local":
         local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                          processes=True, dashboard_address=None,
                                          silence_logs=logging.ERROR)
         client = distributed.Client(local)
-    elif cluster.startswith("tcp://"):
+    else:
         local = None
         try:
             client = distributed.Client(cluster, timeout="10s")
         except (OSError, TimeoutError) as err:
             raise InvalidInput(f"cannot reach the Dask scheduler at {cluster}: {err}",
                                code="cluster_unreachable") from None
-    else:
-        raise InvalidInput(f"--cluster must be 'local' or tcp://HOST:PORT, got {cluster!r}")
     try:
         yield client
     finally:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,16 +62,32 @@ _CLASSIFIERS: dict[tuple[str | None, int], TileClassifier] = {}
 _CV_THREADS: dict[str, int] = {}
 
 
+PARENT_CHECK_S = 1.0
+"""How often a pool worker checks that the job that started it is still alive."""
+
+
 def init_pool_worker(threads: int) -> None:
-    """Initialiser of a pool worker: thread caps, and Ctrl-C left to the parent.
+    """Initialiser of a pool worker: thread caps, Ctrl-C left to the parent, and an
+    exit when the parent is gone.
 
     The terminal sends SIGINT to the whole process group; the parent decides
-    what to do (save, stop the pool), so workers must not die on their own.
+    what to do (save, stop the pool), so workers must not die on their own. A
+    parent killed with SIGKILL cannot stop its pool, and idle pool workers
+    would wait for work forever: a watchdog thread ends them.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for var in THREAD_VARS:
         os.environ[var] = str(threads)
     _set_cv_threads(threads)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True,
+                     name="agari-parent-watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(1)
 
 
 def _set_cv_threads(threads: int) -> None:

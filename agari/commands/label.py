@@ -73,6 +73,8 @@ def label(
         else:
             _print_summary(summary)
         if summary.interrupted:
+            sys.stderr.write("agari: interrupted; finished images are saved, run again with "
+                             "--resume to finish\n")
             raise typer.Exit(EXIT_INTERRUPTED)
 
 
@@ -142,7 +144,8 @@ def _progress(*, show_bar: bool):
     try:
         yield on_event
     finally:
-        bar.stop()
+        if state["task"] is not None:
+            bar.stop()
 
 
 def _print_summary(summary) -> None:
@@ -157,6 +160,3 @@ def _print_summary(summary) -> None:
               + ", ".join(p.name for p in summary.outputs))
     if summary.review is not None:
         out.print(f"Review sheet: {summary.review} ({summary.review_tiles} tiles)", markup=False)
-    if summary.interrupted:
-        sys.stderr.write("agari: interrupted; finished images are saved, run again with "
-                         "--resume to finish\n")
