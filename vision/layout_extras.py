@@ -60,6 +60,10 @@ class ExtrasConfig:
     """Indicator groups lie at most this many hand tile widths beyond the hand's ends."""
     ura_gap: float = 0.9
     """Largest gap (tile heights) between the dora and the ura group below them."""
+    ura_below: bool = True
+    """Ura lie below (nearer the player than) loose dora indicators, as the issue describes
+    real hands; off: above them (as the synthetic renderer lays loose rows). Ura beside a
+    dead wall always lie below it."""
     ura_beside: float = 2.0
     """Largest gap (tile widths) between the dora and ura groups side by side in one row."""
     win_reach: float = 2.0
@@ -223,7 +227,8 @@ def _lone_win(groups: list[_Group], ext: np.ndarray, plan: LayoutPlan, frame: Ha
 
 
 def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
-    """``g`` holds the ura indicators of ``dora``: no more tiles, just below or right beside."""
+    """``g`` holds the ura indicators of ``dora``: no more tiles, just below (or, for loose
+    dora with ``ura_below`` off, just above) or right beside them."""
     if g is dora or g.backs or len(g.faces) > len(dora.faces):
         return False
     d, u = dora.span, g.span
@@ -231,7 +236,7 @@ def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
     width = (u[1] - u[0]) / max(len(g.faces), 1)
     overlap_u = min(d[1], u[1]) - max(d[0], u[0])
     overlap_v = min(d[3], u[3]) - max(d[2], u[2])
-    below = d[2] - u[3]
+    below = d[2] - u[3] if cfg.ura_below or dora.dead_wall else u[2] - d[3]
     if overlap_u > 0.5 * width and -0.3 * size <= below <= cfg.ura_gap * size:
         return True
     beside = u[0] - d[1]

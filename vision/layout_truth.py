@@ -13,6 +13,7 @@ The annotation is duck-typed (``role``, ``group``, ``label``, ``sideways``,
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,10 +62,10 @@ def _in_order(tiles: Sequence[Any], role: str) -> list[Any]:
 
 
 def _group_of(meld, groups: dict[int, list[Any]]) -> int | None:
-    want = sorted(t.kind for t in meld.tiles)
+    want = Counter(t.kind for t in meld.tiles)
     for g, members in groups.items():
-        got = sorted(Tile.parse(t.label).kind for t in members if t.label != BACK)
-        if len(members) == len(want) and all(k in want for k in got):
+        got = Counter(Tile.parse(t.label).kind for t in members if t.label != BACK)
+        if len(members) == sum(want.values()) and not got - want:
             return g
     return None
 
