@@ -12,7 +12,6 @@ unaffected. Rules files named by requests are read once per batch.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
@@ -96,7 +95,11 @@ def run_batch(lines: Iterable[str], out: TextIO, *, jobs: int | None = None) -> 
     it = iter(lines)
     first = list(islice(it, CHUNK_LINES))
     extra = list(islice(it, 1))
-    if jobs <= 1 or not extra or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or not extra:
+        return _write(_serial(chain(first, extra, it)), out)
+    import multiprocessing  # only for batches big enough to share out
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return _write(_serial(chain(first, extra, it)), out)
     chunks = _chunks(chain(first, extra, it))
     with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:

@@ -17,9 +17,9 @@ True
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from agari.engine.errors import InvalidInput
@@ -27,7 +27,8 @@ from agari.engine.errors import InvalidInput
 PRESETS: tuple[str, ...] = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague")
 """Names accepted by `Rules.preset` and ``--rules``."""
 
-PRESET_DIR = Path(__file__).with_name("presets")
+PRESET_DIR = os.path.join(os.path.dirname(__file__), "presets")
+"""Folder of the preset TOML files (a plain path: pathlib costs start-up time)."""
 
 KAZOE_MODES = ("yakuman", "sanbaiman", "multiple")
 RENHOU_MODES = ("none", "mangan", "yakuman")
@@ -117,7 +118,7 @@ class Rules:
         return _load_preset(name)
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> Rules:
+    def from_toml(cls, path: str | os.PathLike[str]) -> Rules:
         """A custom rule set from a TOML file of `Rules` fields (``base = "<preset>"`` to start).
 
         Raises:
@@ -125,18 +126,19 @@ class Rules:
         """
         import tomllib
 
-        path = Path(path)
+        path = os.fspath(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as f:
+                data = tomllib.loads(f.read())
         except OSError as exc:
             raise InvalidInput(
-                f"cannot read rules file {str(path)!r}: {exc.strerror or exc}"
+                f"cannot read rules file {path!r}: {exc.strerror or exc}"
             ) from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise InvalidInput(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
+            raise InvalidInput(f"rules file {path!r} is not valid TOML: {exc}") from None
         base_name = data.pop("base", None)
         base = cls.preset(base_name) if base_name is not None else cls()
-        data.setdefault("name", path.stem)
+        data.setdefault("name", os.path.splitext(os.path.basename(path))[0])
         return base.replace(**data)
 
     @classmethod
@@ -218,6 +220,7 @@ def _load_preset(name: str) -> Rules:
 
     if name not in PRESETS:
         raise InvalidInput(f"unknown rules preset {name!r}: expected one of {', '.join(PRESETS)}")
-    data = tomllib.loads((PRESET_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    with open(os.path.join(PRESET_DIR, f"{name}.toml"), encoding="utf-8") as f:
+        data = tomllib.loads(f.read())
     data["name"] = name
     return Rules().replace(**data)

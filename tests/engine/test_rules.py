@@ -1,6 +1,7 @@
 """Rule presets as data, and custom rules from TOML."""
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from agari.engine import PRESETS, InvalidInput, Rules
@@ -18,13 +19,11 @@ def test_every_preset_file_sets_every_option():
     import tomllib
 
     for name in PRESETS:
-        data = tomllib.loads((PRESET_DIR / f"{name}.toml").read_text())
+        data = tomllib.loads((Path(PRESET_DIR) / f"{name}.toml").read_text())
         assert set(data) == options, name
 
 
 def test_every_option_is_documented():
-    from pathlib import Path
-
     doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
     for f in dataclasses.fields(Rules):
         assert f"`{f.name}`" in doc, f.name
