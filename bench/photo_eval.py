@@ -10,7 +10,9 @@ Synthetic scenes come from `agari.datasets.scene.render_scene` with the whole
 hand in frame (``fit_prob=1``); seeds start at ``--seed`` (pick seeds the
 classifier was not trained on). ``--detections truth`` feeds the layout and
 reading stages the ground-truth tiles (a perfect locator and classifier) to
-measure them apart from stages 1-2.
+measure them apart from stages 1-2; ``--detections noisy`` jitters the quads
+and misreads a share of the faces (``--misread``), to measure how much of a
+fallible classifier the hand-constrained reading corrects.
 
 Per scene the hand is scored in a situation where the true hand has a yaku
 (ron; else tsumo; riichi when ura are shown), and the pipeline gets the same
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -45,6 +48,7 @@ from agari.engine.context import WinContext
 from agari.engine.errors import AgariError
 from agari.engine.rules import Rules
 from agari.engine.scoring import score
+from agari.engine.tiles import Tile
 from agari.engine.waits import score_each_wait
 from agari.vision.layout import DEFAULT_LAYOUT
 from agari.vision.layout_extras import ExtrasConfig
@@ -145,6 +149,44 @@ def truth_detections(ann) -> list:
     return [t.to_detection() for t in ann.tiles if t.visible >= VISIBLE_MIN]
 
 
+def _confusable(name: str, rng: random.Random) -> str:
+    """A name a classifier may mistake ``name`` for: a neighbour, the other five, an honour."""
+    if name[1] == "z":
+        return rng.choice([f"{n}z" for n in range(1, 8) if f"{n}z" != name])
+    if name[0] in "05" and rng.random() < 0.5:
+        return ("5" if name[0] == "0" else "0") + name[1]
+    n = int(name[0]) or 5
+    return f"{min(9, max(1, n + rng.choice((-1, 1))))}{name[1]}"
+
+
+def noisy_detections(ann, rng: random.Random, rate: float) -> list:
+    """Ground truth as a fallible locator and classifier would give it.
+
+    Quad corners jitter by 3% of the tile's size; a face is misread with
+    probability ``rate`` (a confusable name first, the true one second), else
+    read right with 85-99.9% and a confusable runner-up.
+    """
+    out = []
+    for det in truth_detections(ann):
+        x, y, w, h = det.box
+        quad = tuple((px + rng.gauss(0, 0.03 * w), py + rng.gauss(0, 0.03 * h))
+                     for px, py in det.quad)
+        name = det.label_name
+        if name == "back":
+            alts = (("back", 0.99),)
+        elif rng.random() < rate:
+            p1 = rng.uniform(0.45, 0.75)
+            p2 = rng.uniform(0.1, 1.0 - p1)
+            alts = ((_confusable(name, rng), p1), (name, p2))
+        else:
+            p1 = rng.uniform(0.85, 0.999)
+            alts = ((name, p1), (_confusable(name, rng), (1.0 - p1) * 0.8))
+        label = alts[0][0]
+        out.append(replace(det, quad=quad, label="back" if label == "back" else Tile.parse(label),
+                           confidence=alts[0][1], alternatives=alts))
+    return out
+
+
 def run_synthetic(args, rules: Rules, classifier) -> dict:
     from agari.datasets.scene import SceneConfig, render_scene
 
@@ -164,8 +206,10 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
         situation, true_score = situation_for(truth, rules)
         t0 = time.perf_counter()
         try:
-            if args.detections == "truth":
-                result = read_detections(truth_detections(ann), situation, name=ann.image,
+            if args.detections in ("truth", "noisy"):
+                dets = truth_detections(ann) if args.detections == "truth" else \
+                    noisy_detections(ann, random.Random(seed), args.misread)
+                result = read_detections(dets, situation, name=ann.image,
                                          size=(ann.width, ann.height), config=args.config)
             else:
                 result = read_photo(image, situation, name=ann.image, classifier=classifier,
@@ -257,7 +301,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="shown,standing,table")
     ap.add_argument("--width", type=int, default=1920)
     ap.add_argument("--height", type=int, default=1080)
-    ap.add_argument("--detections", choices=("pipeline", "truth"), default="pipeline")
+    ap.add_argument("--detections", choices=("pipeline", "truth", "noisy"), default="pipeline",
+                    help="pipeline: the real stages 1-2; truth: perfect detections; noisy: "
+                         "truth with jittered quads and --misread of the faces misread")
+    ap.add_argument("--misread", type=float, default=0.05,
+                    help="share of faces the noisy classifier gets wrong first")
     ap.add_argument("--real", type=Path, default=None, help="folder with labels.json")
     ap.add_argument("--rules", default="tenhou")
     ap.add_argument("--show-failures", type=int, default=10)

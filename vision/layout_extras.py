@@ -28,6 +28,7 @@ from agari.vision.layout_geometry import (
     find_rows,
     frame_of_row,
     is_face_down,
+    median,
     quads_of,
     sideways_flags,
     split_by_gaps,
@@ -120,7 +121,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
-            height = float(np.median(e[:, 3] - e[:, 2]))
+            height = median(e[:, 3] - e[:, 2])
             out.append(_Group(faces, backs, int(side[ids].sum()), span, height))
     return out
 

@@ -48,7 +48,12 @@ class ReadingConfig:
     report_ratio: float = 1000.0
     """Valid readings up to this many times less probable than the best are listed."""
     max_alternatives: int = 4
+    explore_ratio: float = 1e4
+    """Once a winning shape is found, a scoring reading is still sought among readings up to
+    this many times less probable; beyond, the shape without yaku is the answer."""
     max_states: int = 4000
+    give_up: int = 1000
+    """A plan none of whose first this many readings can exist is given up."""
     """Readings examined per layout plan at most (a budget, not a timer: results repeat)."""
 
 
@@ -244,14 +249,20 @@ def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situa
     assessor = Assessor(plan, slots, situation)
     top = _top_level(plan, situation)
     kept: list[tuple[float, int, tuple[Tile, ...], Parts]] = []
-    best_level, best_cost, at_top = IMPOSSIBLE + 1, None, set()
-    for cost, choice in best_first(options, config.max_states):
+    best_level, best_cost, at_top, shaped = IMPOSSIBLE + 1, None, set(), None
+    for n, (cost, choice) in enumerate(best_first(options, config.max_states)):
+        if not kept and n >= config.give_up:
+            break
         if best_cost is not None and cost - best_cost > math.log(config.report_ratio):
+            break
+        if shaped is not None and cost - shaped > math.log(config.explore_ratio):
             break
         tiles = tuple(options[k][c][0] for k, c in enumerate(choice))
         level, parts = assessor.assess(tiles)
         if level < best_level:
             continue
+        if level >= SHAPE and shaped is None:
+            shaped = cost
         if level > best_level:
             best_level, kept = level, []
         if len(kept) < KEEP_PER_LEVEL:

@@ -127,13 +127,17 @@ class Assessor:
         self._dora = [pos[i] for i in plan.dora] if situation.dora is None else None
         self._ura = [pos[i] for i in plan.ura] if situation.ura is None else None
         self._shape_memo: dict[tuple, int] = {}
+        self._meld_memo: dict[tuple, tuple | None] = {}
         self._score_memo: dict[tuple, bool] = {}
 
     def parts(self, tiles: Sequence[Tile]) -> Parts | None:
         """The hand's parts for one assignment, or None when a meld is not a set."""
         melds = []
-        for place, idx in self._melds:
-            made = meld_of(place, [tiles[k] for k in idx], self.red_limit)
+        for n, (place, idx) in enumerate(self._melds):
+            key = (n, *(tiles[k] for k in idx))
+            if key not in self._meld_memo:
+                self._meld_memo[key] = meld_of(place, [tiles[k] for k in idx], self.red_limit)
+            made = self._meld_memo[key]
             if made is None:
                 return None
             melds.append(made)
@@ -166,7 +170,8 @@ class Assessor:
             counts[t.kind] += 1
             if t.red:
                 reds[t.kind // 9] += 1
-        return max(counts) <= 4 and all(r <= lim for r, lim in zip(reds, self.red_limit, strict=True))
+        limits = self.red_limit
+        return max(counts) <= 4 and all(r <= lim for r, lim in zip(reds, limits, strict=True))
 
     def _shape_level(self, parts: Parts) -> int:
         counts = [0] * 34
