@@ -1,0 +1,316 @@
+"""Per-tile-set calibration: a `TilesetProfile` and how it corrects the classifier.
+
+Every physical set draws its tiles a little differently (the 1-sou bird, the
+1-pin, the script of the winds, the red of the fives). A profile holds what
+agari learned from photos of one set laid out in the reference layout
+(`agari.models.calibration_layout`): the classifier's embedding of every kind
+as this set shows it (several views per tile), the colours of its face and
+back, and which red fives the set has.
+
+`TilesetProfile.adjust` combines the model's probabilities with that evidence
+as a product of experts, per crop and class ``c``::
+
+    log p'(c) = alpha * log p(c) + beta * s(c) [+ log absent_prior]    (then normalised)
+
+where ``s(c)`` is the cosine similarity of the crop's embedding to the set's
+own samples of ``c`` (both centred on the set's mean embedding, which removes
+most of what the whole set has in common, its "accent"). Classes without
+samples (``none``; a red five the set lacks) take ``s_ref``, the similarity a
+crop typically has to the nearest *wrong* kind of this set, so a crop that
+matches none of the set's tiles well drifts towards ``none``. Red fives the set
+does not have are damped by ``absent_prior``.
+
+Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
+`TileClassifier` whose ``predict`` applies a profile) lives in
+`agari.models.calibration_apply`; files in `agari.models.calibration_store`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from agari.engine.errors import InvalidInput, ModelError
+from agari.engine.tiles import BACK, NONE
+
+RED_FIVE_NAMES = ("0m", "0p", "0s")
+"""The red fives a set may have; the reference layout lists the ones it has."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustConfig:
+    """How strongly a profile's evidence moves the model's probabilities.
+
+    Attributes:
+        alpha: weight of the model's log-probabilities (1 keeps them; < 1 softens a
+            model that is over-sure on a set it never saw).
+        beta: weight of the similarity evidence (per unit of cosine similarity).
+        absent_prior: probability multiplier for red fives the set does not have.
+        neighbours: a class's similarity is the mean of its ``neighbours`` most
+            similar samples (1 = nearest sample; views of one tile differ in turn,
+            light and framing, so the nearest view is the fairest comparison).
+        ref_quantile: quantile of the samples' nearest-wrong-kind similarities
+            taken as ``s_ref`` (see the module doc).
+    """
+
+    alpha: float = 1.0
+    beta: float = 12.0
+    absent_prior: float = 0.02
+    neighbours: int = 1
+    ref_quantile: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (self.alpha >= 0 and self.beta >= 0):
+            raise InvalidInput(f"alpha and beta must be >= 0, got {self.alpha}, {self.beta}")
+        if not 0.0 < self.absent_prior <= 1.0:
+            raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
+        if self.neighbours < 1:
+            raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if not 0.0 <= self.ref_quantile <= 1.0:
+            raise InvalidInput(f"ref_quantile must be in [0, 1], got {self.ref_quantile}")
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoRecord:
+    """One calibration photo that went into a profile.
+
+    Attributes:
+        source: the photo's file name (or a caller's label).
+        tiles: tiles bound to their kinds in it.
+        added: ISO 8601 time it was added.
+    """
+
+    source: str
+    tiles: int
+    added: str
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """Rows of ``x`` scaled to unit length (zero rows stay zero); float32 ``(N, D)``."""
+    x = np.asarray(x, np.float32)
+    norm = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.maximum(norm, np.float32(1e-12))
+
+
+@dataclass(frozen=True, eq=False)
+class TilesetProfile:
+    """What agari knows about one tile set; build with `TilesetProfile.create` and `added`.
+
+    Attributes:
+        name: the set's name (``agari calibrate --name``).
+        model_id: fingerprint of the classifier whose embeddings these are
+            (`agari.models.calibration_store.model_fingerprint`).
+        class_names: the classifier's classes, in its column order.
+        samples: float32 ``(N, D)`` raw embeddings of the calibration views.
+        labels: int32 ``(N,)`` index into ``class_names`` of each sample.
+        tile_ids: int32 ``(N,)`` which physical tile (one per kind per photo) a view is of.
+        reds: red fives this set has (as laid out).
+        back_colour: median BGR of the face-down tile(s), or None.
+        face_colour: median BGR of the bare face, or None.
+        photos: the calibration photos, oldest first.
+        config: how `adjust` weighs the evidence.
+    """
+
+    name: str
+    model_id: str
+    class_names: tuple[str, ...]
+    samples: np.ndarray
+    labels: np.ndarray
+    tile_ids: np.ndarray
+    reds: tuple[str, ...] = RED_FIVE_NAMES
+    back_colour: tuple[float, float, float] | None = None
+    face_colour: tuple[float, float, float] | None = None
+    photos: tuple[PhotoRecord, ...] = ()
+    config: AdjustConfig = field(default_factory=AdjustConfig)
+
+    def __post_init__(self) -> None:
+        n = len(self.labels)
+        if self.samples.ndim != 2 or len(self.samples) != n or len(self.tile_ids) != n:
+            raise ModelError(f"profile {self.name!r}: expected samples (N, D), labels (N,) and "
+                             f"tile_ids (N,), got {self.samples.shape}, {self.labels.shape}, "
+                             f"{self.tile_ids.shape}")
+        if n and (self.labels.min() < 0 or self.labels.max() >= len(self.class_names)):
+            raise ModelError(f"profile {self.name!r}: a label is outside the class list")
+        unknown = set(self.reds) - set(RED_FIVE_NAMES)
+        if unknown:
+            raise InvalidInput(f"not red fives: {sorted(unknown)}")
+
+    # -- building ---------------------------------------------------------------
+    @classmethod
+    def create(cls, name: str, model_id: str, class_names: Sequence[str], dim: int, *,
+               reds: Sequence[str] = RED_FIVE_NAMES,
+               config: AdjustConfig | None = None) -> TilesetProfile:
+        """An empty profile (no samples yet) for a model with ``dim``-wide embeddings."""
+        return cls(name=name, model_id=model_id, class_names=tuple(class_names),
+                   samples=np.zeros((0, dim), np.float32), labels=np.zeros(0, np.int32),
+                   tile_ids=np.zeros(0, np.int32), reds=tuple(reds),
+                   config=config or AdjustConfig())
+
+    def added(self, samples: np.ndarray, labels: Sequence[str], tile_ids: np.ndarray, *,
+              photo: PhotoRecord, back_colour: Sequence[float] | None = None,
+              face_colour: Sequence[float] | None = None) -> TilesetProfile:
+        """A copy with one more photo's views added.
+
+        Args:
+            samples: float32 ``(M, D)`` embeddings of the photo's views.
+            labels: ``M`` class names (each in ``class_names``).
+            tile_ids: int ``(M,)`` the physical tile of each view, numbered within the photo.
+            photo: the record kept for this photo.
+            back_colour, face_colour: this photo's colour estimates (BGR); the profile
+                keeps the running mean over photos.
+        """
+        samples = np.asarray(samples, np.float32)
+        if samples.ndim != 2 or samples.shape[1] != self.dim:
+            raise ModelError(f"expected embeddings (M, {self.dim}), got {samples.shape}")
+        index = {c: i for i, c in enumerate(self.class_names)}
+        missing = sorted(set(labels) - set(index))
+        if missing:
+            raise ModelError(f"classes {missing} are not among the model's classes")
+        lab = np.array([index[c] for c in labels], np.int32)
+        offset = int(self.tile_ids.max()) + 1 if len(self.tile_ids) else 0
+        ids = np.asarray(tile_ids, np.int32) + offset
+        k = len(self.photos)
+        return replace(
+            self,
+            samples=np.concatenate([self.samples, samples]),
+            labels=np.concatenate([self.labels, lab]),
+            tile_ids=np.concatenate([self.tile_ids, ids]),
+            back_colour=_running_mean(self.back_colour, back_colour, k),
+            face_colour=_running_mean(self.face_colour, face_colour, k),
+            photos=(*self.photos, photo),
+        )
+
+    # -- what it knows --------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        return int(self.samples.shape[1])
+
+    @property
+    def known(self) -> tuple[str, ...]:
+        """Classes with at least one sample, in class order."""
+        present = set(np.unique(self.labels).tolist())
+        return tuple(c for i, c in enumerate(self.class_names) if i in present)
+
+    @property
+    def absent(self) -> tuple[str, ...]:
+        """Classes this set does not have: the red fives that were not laid out."""
+        return tuple(c for c in RED_FIVE_NAMES if c in self.class_names and c not in self.reds)
+
+    @property
+    def centre(self) -> np.ndarray:
+        """float32 ``(D,)``: the mean embedding of the set (each tile weighs the same)."""
+        return _cached(self, "centre", lambda: _tile_mean(self.samples, self.tile_ids))
+
+    def features(self, embeddings: np.ndarray) -> np.ndarray:
+        """Embeddings ``(N, D)`` → centred unit vectors ``(N, D)`` float32, as compared."""
+        return unit_rows(np.asarray(embeddings, np.float32) - self.centre)
+
+    @property
+    def s_ref(self) -> float:
+        """Similarity a view typically has to the nearest sample of another kind."""
+        return _cached(self, "s_ref", self._reference_similarity)
+
+    def _reference_similarity(self) -> float:
+        if len(self.known) < 2:
+            return 0.0
+        f = self.features(self.samples)
+        sim = f @ f.T
+        sim[self.labels[:, None] == self.labels[None, :]] = -np.inf
+        nearest_wrong = sim.max(axis=1)
+        return float(np.quantile(nearest_wrong, self.config.ref_quantile))
+
+    # -- applying -------------------------------------------------------------------
+    def similarities(self, embeddings: np.ndarray) -> np.ndarray:
+        """float32 ``(N, C)``: each crop's similarity to each class of this set.
+
+        Classes without samples get `s_ref`.
+        """
+        emb = np.asarray(embeddings, np.float32)
+        if emb.ndim != 2 or emb.shape[1] != self.dim:
+            raise ModelError(f"profile {self.name!r} expects embeddings (N, {self.dim}), "
+                             f"got {emb.shape}")
+        out = np.full((len(emb), len(self.class_names)), self.s_ref, np.float32)
+        if not len(self.labels) or not len(emb):
+            return out
+        sim = self.features(emb) @ self._sample_features.T          # (N, S)
+        k = self.config.neighbours
+        for c in np.unique(self.labels):
+            cols = sim[:, self.labels == c]
+            if cols.shape[1] > k:
+                cols = np.partition(cols, cols.shape[1] - k, axis=1)[:, -k:]
+            out[:, c] = cols.mean(axis=1)
+        return out
+
+    @property
+    def _sample_features(self) -> np.ndarray:
+        return _cached(self, "sample_features", lambda: self.features(self.samples))
+
+    def adjust(self, probs: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+        """The model's probabilities corrected by this set's evidence.
+
+        Args:
+            probs: float32 ``(N, C)`` softmax output over ``class_names``.
+            embeddings: float32 ``(N, D)`` the model's embeddings of the same crops.
+
+        Returns:
+            float32 ``(N, C)``, rows summing to 1 (see the module doc for the rule).
+        """
+        p = np.asarray(probs, np.float32)
+        if p.ndim != 2 or p.shape[1] != len(self.class_names):
+            raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
+        cfg = self.config
+        logits = cfg.alpha * np.log(np.maximum(p, np.float32(1e-12)))
+        logits += cfg.beta * self.similarities(embeddings)
+        for name in self.absent:
+            logits[:, self.class_names.index(name)] += np.float32(np.log(cfg.absent_prior))
+        logits -= logits.max(axis=1, keepdims=True)
+        out = np.exp(logits)
+        return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def summary(self) -> dict:
+        """A JSON-able description (what `agari calibrate` reports)."""
+        counts = np.bincount(self.labels, minlength=len(self.class_names))
+        tiles = {self.class_names[i]: int(len(np.unique(self.tile_ids[self.labels == i])))
+                 for i in np.flatnonzero(counts)}
+        faces = [c for c in self.known if c not in (BACK, NONE)]
+        return {
+            "name": self.name, "photos": len(self.photos), "kinds": len(faces),
+            "backs": tiles.get(BACK, 0), "views": int(len(self.labels)),
+            "reds": list(self.reds), "s_ref": round(self.s_ref, 4),
+            "back_colour": _rounded(self.back_colour), "face_colour": _rounded(self.face_colour),
+            "tiles_per_kind": tiles,
+        }
+
+
+def _cached(profile: TilesetProfile, key: str, make):
+    """A value derived from a frozen profile, computed once (profiles never change)."""
+    cache = profile.__dict__.setdefault("_derived", {})
+    if key not in cache:
+        cache[key] = make()
+    return cache[key]
+
+
+def _tile_mean(samples: np.ndarray, tile_ids: np.ndarray) -> np.ndarray:
+    """Mean over tiles of each tile's mean view (so tiles with more views weigh the same)."""
+    if not len(samples):
+        return np.zeros(samples.shape[1], np.float32)
+    ids, inverse = np.unique(tile_ids, return_inverse=True)
+    sums = np.zeros((len(ids), samples.shape[1]), np.float64)
+    np.add.at(sums, inverse, samples)
+    per_tile = sums / np.bincount(inverse)[:, None]
+    return per_tile.mean(axis=0).astype(np.float32)
+
+
+def _running_mean(old: tuple[float, ...] | None, new: Sequence[float] | None,
+                  n_old: int) -> tuple[float, float, float] | None:
+    if new is None:
+        return old
+    new_t = tuple(float(v) for v in new)
+    if old is None or n_old == 0:
+        return new_t  # type: ignore[return-value]
+    return tuple((o * n_old + v) / (n_old + 1) for o, v in zip(old, new_t, strict=True))  # type: ignore[return-value]
+
+
+def _rounded(colour: tuple[float, ...] | None) -> list[float] | None:
+    return None if colour is None else [round(float(c), 1) for c in colour]

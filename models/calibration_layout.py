@@ -1,0 +1,269 @@
+"""The reference layout a tile set is photographed in, and binding found tiles to it.
+
+The layout (`ReferenceLayout`) is five rows, face up, read as a player sitting
+below them reads a hand::
+
+    row 1   1m 2m 3m 4m 5m 6m 7m 8m 9m        萬子 manzu
+    row 2   1p 2p 3p 4p 5p 6p 7p 8p 9p        筒子 pinzu
+    row 3   1s 2s 3s 4s 5s 6s 7s 8s 9s        索子 souzu
+    row 4   1z 2z 3z 4z 5z 6z 7z              東 南 西 北 白 發 中
+    row 5   0m 0p 0s  back                    赤五 (those the set has), one tile face down
+
+Tiles in a row stand a little apart (a finger's width at most); rows a third
+to a whole tile height apart. The photo may be taken from either side: the
+row lengths (9 9 9 7 k+1) tell which way up it is.
+
+`bind_layout` finds the rows among a locator's detections by chaining each
+tile to its neighbour along its own row direction (robust to perspective),
+orders rows along the layout's up direction and binds each tile to the kind
+at its position; a photo that does not fit raises `LayoutMismatch`, saying
+which row is off and how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from agari.engine.errors import InvalidInput
+from agari.engine.tiles import BACK
+from agari.models.calibration import RED_FIVE_NAMES
+from agari.vision.detection import TileDetection
+
+SUIT_ROWS: tuple[tuple[str, ...], ...] = (
+    tuple(f"{n}m" for n in range(1, 10)),
+    tuple(f"{n}p" for n in range(1, 10)),
+    tuple(f"{n}s" for n in range(1, 10)),
+    tuple(f"{n}z" for n in range(1, 8)),
+)
+"""The four fixed rows: manzu, pinzu, souzu, honours (E S W N, haku, hatsu, chun)."""
+
+ROW_TITLES = ("1m-9m manzu 萬子", "1p-9p pinzu 筒子", "1s-9s souzu 索子",
+              "1z-7z honours 字牌 (東 南 西 北 白 發 中)")
+
+
+class LayoutMismatch(InvalidInput):
+    """The calibration photo does not show the reference layout."""
+
+    code = "layout_mismatch"
+
+
+def parse_reds(text: str | None) -> tuple[str, ...]:
+    """Red fives from ``"0m,0p,0s"``, ``"0p"``, ``"all"`` or ``"none"`` (canonical order).
+
+    Raises:
+        InvalidInput: a name that is not a red five, or one given twice.
+    """
+    if text is None or text.strip().lower() == "all":
+        return RED_FIVE_NAMES
+    if text.strip().lower() in ("", "none", "-"):
+        return ()
+    names = [t.strip() for t in text.replace(" ", ",").split(",") if t.strip()]
+    bad = [n for n in names if n not in RED_FIVE_NAMES]
+    if bad or len(set(names)) != len(names):
+        raise InvalidInput(f"red fives must be distinct names among {', '.join(RED_FIVE_NAMES)} "
+                           f"(or 'all', 'none'), got {text!r}")
+    return tuple(n for n in RED_FIVE_NAMES if n in names)
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceLayout:
+    """The calibration layout for a set with the red fives ``reds``."""
+
+    reds: tuple[str, ...] = RED_FIVE_NAMES
+
+    def __post_init__(self) -> None:
+        if tuple(self.reds) != parse_reds(",".join(self.reds) or "none"):
+            raise InvalidInput(f"red fives must be listed once each, in the order "
+                               f"{' '.join(RED_FIVE_NAMES)}; got {self.reds!r}")
+
+    @property
+    def rows(self) -> tuple[tuple[str, ...], ...]:
+        """Class names row by row, top row first, left to right."""
+        return (*SUIT_ROWS, (*self.reds, BACK))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for row in self.rows for n in row)
+
+    @property
+    def row_titles(self) -> tuple[str, ...]:
+        reds = " ".join(self.reds) + " red fives 赤五, " if self.reds else ""
+        last = reds + "one tile face down"
+        return (*ROW_TITLES, last)
+
+    @property
+    def row_labels(self) -> tuple[str, ...]:
+        """Short names of the rows: ``1m-9m`` … ``0m 0p 0s back``."""
+        return ("1m-9m", "1p-9p", "1s-9s", "1z-7z", " ".join((*self.reds, BACK)))
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return tuple(len(r) for r in self.rows)
+
+    def text(self) -> str:
+        """The layout as printable lines (what ``agari calibrate --layout`` shows)."""
+        width = max(len(r) for r in self.rows) * 5
+        lines = []
+        for i, (row, title) in enumerate(zip(self.rows, self.row_titles, strict=True)):
+            cells = " ".join(f"[{'##' if n == BACK else n}]" for n in row)
+            lines.append(f"row {i + 1}  {cells:<{width}}  {title}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {"rows": [list(r) for r in self.rows], "titles": list(self.row_titles),
+                "tiles": len(self.names), "reds": list(self.reds)}
+
+
+@dataclass(frozen=True, slots=True)
+class BindConfig:
+    """Tolerances of `bind_layout`.
+
+    Attributes:
+        size_ratio: detections whose area is outside this range times the median
+            area are dropped (locator fragments, a tile's side, clutter).
+        max_gap: free space between neighbours in a row, in tile widths.
+        max_offset: how far a neighbour's centre may sit off the row line, in tile heights.
+    """
+
+    size_ratio: tuple[float, float] = (0.25, 4.0)
+    max_gap: float = 1.5
+    max_offset: float = 0.45
+
+
+DEFAULT_BIND = BindConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class BoundTile:
+    """A located tile bound to the kind its position in the layout gives it."""
+
+    name: str
+    row: int
+    col: int
+    detection: TileDetection
+
+
+@dataclass(frozen=True, slots=True)
+class _Geom:
+    centre: np.ndarray   # (N, 2)
+    right: np.ndarray    # (N, 2) unit, along each tile's row, aligned to one global sense
+    width: np.ndarray    # (N,)
+    height: np.ndarray   # (N,)
+
+
+def _geometry(dets: Sequence[TileDetection]) -> _Geom:
+    q = np.array([d.quad for d in dets], np.float64).reshape(-1, 4, 2)
+    centre = q.mean(axis=1)
+    along = (q[:, 1] - q[:, 0]) + (q[:, 2] - q[:, 3])
+    across = (q[:, 0] - q[:, 3]) + (q[:, 1] - q[:, 2])
+    width = np.linalg.norm(along, axis=1) / 2
+    height = np.linalg.norm(across, axis=1) / 2
+    right = along / np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-9)
+    # One sense for every tile: the locator may have turned some rows the other way up.
+    ang = np.arctan2(right[:, 1], right[:, 0])
+    axis = np.angle(np.exp(2j * ang).mean()) / 2
+    ref = np.array([np.cos(axis), np.sin(axis)])
+    sign = np.where(right @ ref < 0, -1.0, 1.0)[:, None]
+    right = right * sign
+    if (sign < 0).sum() > len(sign) / 2:  # keep the majority's sense
+        right = -right
+    return _Geom(centre, right, width, height)
+
+
+def _drop_outliers(dets: Sequence[TileDetection], cfg: BindConfig) -> list[TileDetection]:
+    if not dets:
+        return []
+    g = _geometry(dets)
+    area = g.width * g.height
+    med = float(np.median(area))
+    lo, hi = cfg.size_ratio
+    return [d for d, a in zip(dets, area, strict=True) if lo * med <= a <= hi * med]
+
+
+def group_rows(detections: Sequence[TileDetection], *,
+               config: BindConfig = DEFAULT_BIND) -> list[list[TileDetection]]:
+    """Tiles grouped into rows: top row first, each left to right (in the layout's frame).
+
+    Outlier-sized detections are dropped first (see `BindConfig.size_ratio`).
+    """
+    dets = _drop_outliers(detections, config)
+    if not dets:
+        return []
+    g = _geometry(dets)
+    n = len(dets)
+    up = np.stack([g.right[:, 1], -g.right[:, 0]], axis=1)  # image y points down
+    right_of = np.full(n, -1)
+    left_of = np.full(n, -1)
+    for i in range(n):
+        d = g.centre - g.centre[i]
+        along = d @ g.right[i]
+        off = np.abs(d @ up[i])
+        free = along - (g.width + g.width[i]) / 2
+        ok = (along > 0.5 * g.width[i]) & (free < config.max_gap * g.width[i]) \
+            & (off < config.max_offset * g.height[i])
+        ok[i] = False
+        if ok.any():
+            right_of[i] = int(np.flatnonzero(ok)[np.argmin(along[ok])])
+    for i in range(n):
+        j = right_of[i]
+        if j >= 0 and (left_of[j] < 0 or _dist(g, i, j) < _dist(g, left_of[j], j)):
+            left_of[j] = i
+    rows = []
+    for start in (i for i in range(n) if left_of[i] < 0 or right_of[left_of[i]] != i):
+        row, i, seen = [start], start, {start}
+        while right_of[i] >= 0 and left_of[right_of[i]] == i and right_of[i] not in seen:
+            i = int(right_of[i])
+            row.append(i)
+            seen.add(i)
+        rows.append(row)
+    mean_right = g.right.mean(axis=0)
+    mean_up = np.array([mean_right[1], -mean_right[0]])
+    rows.sort(key=lambda r: -float(np.mean(g.centre[r] @ mean_up)))
+    return [[dets[i] for i in r] for r in rows]
+
+
+def _dist(g: _Geom, i: int, j: int) -> float:
+    return float(np.linalg.norm(g.centre[i] - g.centre[j]))
+
+
+def bind_layout(detections: Sequence[TileDetection], layout: ReferenceLayout, *,
+                config: BindConfig = DEFAULT_BIND) -> tuple[BoundTile, ...]:
+    """Bind each located tile to its kind by its position in ``layout``.
+
+    Returns:
+        One `BoundTile` per layout position, in layout order.
+
+    Raises:
+        LayoutMismatch: the rows found do not have the layout's lengths (either
+            way up); the message names the rows that are off.
+    """
+    rows = group_rows(detections, config=config)
+    found = tuple(len(r) for r in rows)
+    want = layout.counts
+    if found == want[::-1] and found != want:  # photographed from the far side
+        rows = [r[::-1] for r in rows[::-1]]
+        found = want
+    if found != want:
+        raise LayoutMismatch(mismatch_message(found, layout), expected=list(want),
+                             found=list(found))
+    return tuple(BoundTile(name, r, c, det)
+                 for r, (names, dets) in enumerate(zip(layout.rows, rows, strict=True))
+                 for c, (name, det) in enumerate(zip(names, dets, strict=True)))
+
+
+def mismatch_message(found: Sequence[int], layout: ReferenceLayout) -> str:
+    """Why rows of ``found`` lengths are not ``layout`` (as the user should read it)."""
+    want = layout.counts
+    head = (f"the photo does not match the calibration layout: expected {sum(want)} tiles in "
+            f"{len(want)} rows ({' '.join(map(str, want))}), found {sum(found)} tiles in "
+            f"{len(found)} rows ({' '.join(map(str, found)) or 'none'})")
+    if len(found) != len(want):
+        return head + "; lay the tiles out as 'agari calibrate --layout' shows, rows apart"
+    flipped = sum(a == b for a, b in zip(found[::-1], want, strict=True)) > \
+        sum(a == b for a, b in zip(found, want, strict=True))
+    seen = found[::-1] if flipped else found
+    bad = [f"row {i + 1} ({layout.row_labels[i]}) has {n}, expected {m}"
+           for i, (n, m) in enumerate(zip(seen, want, strict=True)) if n != m]
+    return head + ": " + "; ".join(bad)

@@ -1,0 +1,178 @@
+"""TilesetProfile: building, the adjustment rule, and the files it is kept in (pure numpy)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from agari.engine.errors import InvalidInput, ModelError
+from agari.engine.tiles import CLASS_NAMES
+from agari.models import calibration_store as store
+from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile
+
+DIM = 24
+FACES = [c for c in CLASS_NAMES if c not in ("none",)]
+
+
+def class_directions(seed: int = 0) -> np.ndarray:
+    """One random unit direction per class: the "true" look of each kind in this set."""
+    d = np.random.default_rng(seed).normal(size=(len(CLASS_NAMES), DIM)).astype(np.float32)
+    return d / np.linalg.norm(d, axis=1, keepdims=True)
+
+
+def embed(names, *, seed: int, noise: float = 0.15, accent: np.ndarray | None = None):
+    """Embeddings of crops of ``names``: class direction + noise + the set's shared accent."""
+    rng = np.random.default_rng(seed)
+    dirs = class_directions()
+    x = np.stack([dirs[CLASS_NAMES.index(n)] for n in names])
+    x = x + rng.normal(0, noise, x.shape).astype(np.float32)
+    return x + (accent if accent is not None else 0.0)
+
+
+def make_profile(names=FACES, *, views: int = 4, reds=("0m", "0p", "0s"), accent=None,
+                 config: AdjustConfig | None = None, name: str = "myset") -> TilesetProfile:
+    labels = [n for n in names for _ in range(views)]
+    ids = np.repeat(np.arange(len(names)), views)
+    prof = TilesetProfile.create(name, "model123", CLASS_NAMES, DIM, reds=reds, config=config)
+    return prof.added(embed(labels, seed=1, accent=accent), labels, ids,
+                      photo=PhotoRecord("layout.jpg", len(names), "2024-01-01T00:00:00+00:00"),
+                      back_colour=(180.0, 100.0, 20.0), face_colour=(220.0, 235.0, 240.0))
+
+
+def confused_probs(truth, *, wrong_for: dict[str, str], p_wrong: float = 0.9) -> np.ndarray:
+    """A model that reads ``truth`` right, except kinds in ``wrong_for`` it reads as another."""
+    p = np.full((len(truth), len(CLASS_NAMES)), 0.002, np.float32)
+    for i, t in enumerate(truth):
+        read = wrong_for.get(t, t)
+        p[i, CLASS_NAMES.index(read)] = p_wrong if read != t else 0.9
+        p[i, CLASS_NAMES.index(t)] = max(p[i, CLASS_NAMES.index(t)], 1 - p_wrong if read != t
+                                         else 0.9)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def test_adjust_fixes_a_confusion_the_set_explains():
+    prof = make_profile()
+    truth = ["1s", "1s", "2z", "7p", "1s", "5m"] * 5
+    probs = confused_probs(truth, wrong_for={"1s": "1p", "2z": "4z"})
+    emb = embed(truth, seed=7)
+    before = [CLASS_NAMES[i] for i in probs.argmax(1)]
+    after = [CLASS_NAMES[i] for i in prof.adjust(probs, emb).argmax(1)]
+    assert sum(b != t for b, t in zip(before, truth, strict=True)) == 20
+    assert after == truth
+
+
+def test_adjust_is_blind_to_the_sets_shared_accent():
+    accent = np.random.default_rng(5).normal(0, 2.0, DIM).astype(np.float32)
+    prof = make_profile(accent=accent)
+    truth = ["3m", "9s", "6z", "back"]
+    plain = make_profile().similarities(embed(truth, seed=3))
+    shifted = prof.similarities(embed(truth, seed=3, accent=accent))
+    assert np.allclose(plain, shifted, atol=0.05)
+    assert [CLASS_NAMES[i] for i in shifted.argmax(1)] == truth
+
+
+def test_adjust_output_is_a_distribution_and_model_kept_without_evidence():
+    prof = make_profile(config=AdjustConfig(beta=0.0))
+    probs = np.random.default_rng(0).dirichlet(np.ones(len(CLASS_NAMES)), 5).astype(np.float32)
+    out = prof.adjust(probs, embed(["1m"] * 5, seed=2))
+    assert out.shape == probs.shape and out.dtype == np.float32
+    assert np.allclose(out.sum(axis=1), 1.0, atol=1e-5)
+    absent_free = make_profile(reds=("0m", "0p", "0s"), config=AdjustConfig(beta=0.0))
+    assert np.allclose(absent_free.adjust(probs, embed(["1m"] * 5, seed=2)), probs, atol=1e-5)
+
+
+def test_red_fives_the_set_lacks_are_damped():
+    names = [n for n in FACES if n not in ("0m", "0p", "0s")]
+    prof = make_profile(names, reds=())
+    assert prof.absent == ("0m", "0p", "0s")
+    probs = confused_probs(["5p"] * 3, wrong_for={"5p": "0p"}, p_wrong=0.7)
+    out = prof.adjust(probs, embed(["5p"] * 3, seed=4))
+    assert (out.argmax(1) == CLASS_NAMES.index("5p")).all()
+
+
+def test_a_crop_like_no_tile_of_the_set_leans_to_none():
+    prof = make_profile()
+    junk = np.random.default_rng(9).normal(0, 1, (20, DIM)).astype(np.float32)
+    sims = prof.similarities(junk)
+    none = CLASS_NAMES.index("none")
+    assert (sims[:, none] >= np.median(sims, axis=1)).mean() > 0.8
+    tiles = prof.similarities(embed(["4s", "8m"], seed=11))
+    assert (tiles.max(axis=1) > tiles[:, none]).all()
+
+
+def test_profile_validates_shapes():
+    prof = make_profile()
+    with pytest.raises(ModelError, match="expects embeddings"):
+        prof.adjust(np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES)), np.zeros((2, DIM + 1)))
+    with pytest.raises(ModelError, match="expected probs"):
+        prof.adjust(np.zeros((2, 5)), np.zeros((2, DIM)))
+    with pytest.raises(ModelError, match="not among the model's classes"):
+        prof.added(np.zeros((1, DIM)), ["9z"], np.zeros(1),
+                   photo=PhotoRecord("x", 1, "2024-01-01"))
+    with pytest.raises(InvalidInput):
+        AdjustConfig(absent_prior=0.0)
+
+
+def test_adding_photos_accumulates():
+    one = make_profile()
+    two = one.added(embed(["1m", "back"], seed=5), ["1m", "back"], np.array([0, 1]),
+                    photo=PhotoRecord("second.jpg", 2, "2024-01-02T00:00:00+00:00"),
+                    back_colour=(100.0, 100.0, 100.0))
+    assert len(two.photos) == 2 and len(two.labels) == len(one.labels) + 2
+    assert two.tile_ids.max() == one.tile_ids.max() + 2
+    assert two.back_colour == pytest.approx((140.0, 100.0, 60.0))
+    summary = two.summary()
+    assert summary["tiles_per_kind"]["1m"] == 2 and summary["photos"] == 2
+    assert summary["kinds"] == len(FACES) - 1  # faces, not back
+
+
+def test_store_round_trip(tmp_path):
+    prof = make_profile(reds=("0p",), names=[n for n in FACES if n not in ("0m", "0s")],
+                        config=AdjustConfig(alpha=0.8, beta=9.0))
+    path = store.save(prof, tmp_path)
+    assert path == tmp_path / "myset.json"
+    back = store.load(tmp_path, "myset")
+    assert back.reds == ("0p",) and back.config == prof.config
+    assert np.array_equal(back.samples, prof.samples)
+    assert np.array_equal(back.labels, prof.labels) and back.photos == prof.photos
+    assert back.back_colour == pytest.approx(prof.back_colour)
+    emb = embed(["2p", "0p"], seed=3)
+    probs = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
+    assert np.allclose(back.adjust(probs, emb), prof.adjust(probs, emb))
+    head = json.loads(path.read_text())
+    assert head["format"] == "agari-tileset" and head["embedding_dim"] == DIM
+    with np.load(tmp_path / "myset.npz") as f:
+        assert f["prototypes"].shape == (len(prof.known), DIM)
+        assert np.allclose(np.linalg.norm(f["prototypes"], axis=1), 1.0, atol=1e-5)
+    assert store.list_profiles(tmp_path) == ["myset"]
+    assert not list(tmp_path.glob(".*tmp*"))
+
+
+@pytest.mark.parametrize(("name", "ok"), [
+    ("myset", True), ("club-set_2.v1", True), ("../evil", False), ("a/b", False),
+    ("", False), (".hidden", False), ("x" * 65, False),
+])
+def test_profile_names(name, ok):
+    if ok:
+        assert store.check_name(name) == name
+    else:
+        with pytest.raises(InvalidInput, match="invalid tile-set name"):
+            store.check_name(name)
+
+
+def test_store_errors(tmp_path):
+    with pytest.raises(InvalidInput, match="none saved yet") as info:
+        store.load(tmp_path, "nope")
+    assert info.value.code == "no_tileset"
+    store.save(make_profile(name="home"), tmp_path)
+    with pytest.raises(InvalidInput, match="saved: home"):
+        store.load(tmp_path, "nope")
+    js = tmp_path / "home.json"
+    head = json.loads(js.read_text())
+    js.write_text(json.dumps({**head, "version": 99}))
+    with pytest.raises(ModelError, match="newer agari"):
+        store.load(tmp_path, "home")
+    js.write_text("{not json")
+    with pytest.raises(ModelError, match="damaged"):
+        store.load(tmp_path, "home")
