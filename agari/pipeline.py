@@ -176,25 +176,20 @@ def load_image(path: str | Path) -> np.ndarray:
 
 
 def write_image(path: str | Path, image: np.ndarray) -> None:
-    """Write an image (format from the extension: .png, .jpg…).
+    """Write an image (format from the extension: .png, .jpg…), creating folders.
 
     Raises:
         ImageError: the file cannot be written or the extension is not an image format.
     """
     import cv2
 
-    p = Path(path)
-    ext = p.suffix.lower() or ".png"
+    from agari.datasets.imagefiles import write_image as write
+
     try:
-        ok, data = cv2.imencode(ext, image)
+        write(Path(path), image)
     except cv2.error:
-        ok = False
-    if not ok:
-        raise ImageError(f"cannot write {str(path)!r}: {ext!r} is not an image format")
-    try:
-        data.tofile(p)
-    except OSError as exc:
-        raise ImageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        raise ImageError(f"cannot write {str(path)!r}: not an image format "
+                         "(use .png or .jpg)") from None
 
 
 def annotate_result(image: np.ndarray, result: PhotoResult) -> np.ndarray:

@@ -185,3 +185,10 @@ def test_the_shipped_sample_reads_as_its_ground_truth(stages) -> None:
     assert doc["layout"]["dora"] == ["3p"]
     assert (doc["width"], doc["height"]) == (1280, 960)
     assert doc["score"]["points"] == 2000
+
+
+def test_annotate_to_a_bad_format_is_an_error(stages, photo_file, tmp_path) -> None:
+    stages(lay_out("123m456p789s1122z", "2z").dets)
+    result = photo(str(photo_file), "--riichi", "--annotate", str(tmp_path / "out.xyz"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("agari: error: cannot write")
