@@ -17,6 +17,7 @@ is asked for, so headless runs never touch a display.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -146,6 +147,12 @@ class HandReader:
         try:
             result = read_detections([t.detection for t in tiles], situation, size=size)
         except AgariError as err:
+            return Reading(tiles, None, err, settings)
+        except Exception as exc:  # noqa: BLE001 - one odd table must not end a live session
+            if os.environ.get("AGARI_DEBUG"):
+                raise
+            err = AgariError(f"internal error reading the table: {type(exc).__name__}: {exc}",
+                             code="internal")
             return Reading(tiles, None, err, settings)
         return Reading(tiles, result, None, settings)
 

@@ -66,11 +66,14 @@ class TrackerConfig:
 
     motion: MotionConfig = DEFAULT_MOTION
     match: MatchConfig = DEFAULT_MATCH
-    settle_s: float = 0.15
+    settle_s: float = 0.12
     """A changed table is located again once it has been still this long."""
+    confirm_s: float = 0.1
+    """After a keyframe that found new tiles, locate once more this much later (a tile
+    the locator missed in one frame is usually found in the next)."""
     busy_locate_s: float = 1.0
     """While it keeps changing, it is located at most this often (the overlay follows)."""
-    hold_s: float = 0.25
+    hold_s: float = 0.15
     """A new reading must hold, settled, this long to become the stable one."""
     votes_wanted: int = 3
     """Readings voted per tile (the first when it appears, the rest on later frames)."""
@@ -78,6 +81,8 @@ class TrackerConfig:
     """The reading is not trusted before every tile has this many readings."""
     vote_interval_s: float = 0.1
     """Least time between two readings of a tile (new frames, new noise)."""
+    face_check_s: float = 0.2
+    """How often each tracked face is compared with its signature (a swapped tile)."""
     top_k: int = 5
     """Alternatives kept per tracked tile."""
     max_shift: float = 0.12
@@ -87,7 +92,8 @@ class TrackerConfig:
         if not 1 <= self.min_votes <= self.votes_wanted:
             raise InvalidInput(f"need 1 ≤ min_votes ≤ votes_wanted, got "
                                f"{self.min_votes}, {self.votes_wanted}")
-        if min(self.settle_s, self.busy_locate_s, self.hold_s, self.vote_interval_s) < 0:
+        if min(self.settle_s, self.confirm_s, self.busy_locate_s, self.hold_s,
+               self.vote_interval_s, self.face_check_s) < 0:
             raise InvalidInput("tracker times must be ≥ 0")
 
 
@@ -185,7 +191,9 @@ class TileTracker:
         self._tracks: list[_Track] = []
         self._key: _Key | None = None
         self._last_active = float("-inf")
+        self._last_check = float("-inf")
         self._pending_since: float | None = None
+        self._confirm_at: float | None = None
 
     # -- the frame loop ------------------------------------------------------------
     def update(self, frame: np.ndarray, t: float) -> TrackFrame:
@@ -210,11 +218,15 @@ class TileTracker:
             return self._report(t, located=True, classified=classified, quiet=True,
                                 pending=False, motion_ok=True)
         motion_ok, quiet, pending = self._observe(thumb, t)
-        if pending and self._locate_due(t):
-            classified = self._relocate(frame, thumb, t)
+        confirm = not pending and quiet and self._confirm_at is not None \
+            and t >= self._confirm_at
+        if confirm or (pending and self._locate_due(t)):
+            classified = self._relocate(frame, thumb, t, confirming=confirm)
             return self._report(t, located=True, classified=classified, quiet=quiet,
                                 pending=False, motion_ok=motion_ok)
-        classified = self._vote(frame, t) if quiet and not pending else 0
+        classified = 0
+        if quiet and not pending:
+            classified = self._check_faces(frame, t) + self._vote(frame, t)
         return self._report(t, located=False, classified=classified, quiet=quiet,
                             pending=pending, motion_ok=motion_ok)
 
@@ -257,7 +269,8 @@ class TileTracker:
         return t - max(self._key.t, self._pending_since) >= cfg.busy_locate_s
 
     # -- keyframes -------------------------------------------------------------------
-    def _relocate(self, frame: np.ndarray, thumb: Thumb, t: float) -> int:
+    def _relocate(self, frame: np.ndarray, thumb: Thumb, t: float, *,
+                  confirming: bool = False) -> int:
         """Locate tiles, carry the tracks over, classify what is new or changed."""
         found = list(self._locate(frame))
         half = half_frame(frame)
@@ -287,6 +300,7 @@ class TileTracker:
         self._tracks = sorted(kept, key=lambda tr: tr.id)
         self._key = _Key(thumb, find_corners(thumb, self.config.motion), t)
         self._pending_since = None
+        self._confirm_at = t + self.config.confirm_s if fresh and not confirming else None
         return self._read(frame, fresh, t)
 
     def _missed(self, half: np.ndarray, predicted: list[np.ndarray], matched: set[int]
@@ -329,6 +343,27 @@ class TileTracker:
             tr.last_vote = t
         return len(dets)
 
+    def _check_faces(self, frame: np.ndarray, t: float) -> int:
+        """Compare each face with its signature; read again those that changed in place.
+
+        A tile swapped for another in the same spot barely changes the picture at
+        thumbnail scale, but its own signature shows it at once.
+        """
+        if not self._tracks or t - self._last_check < self.config.face_check_s:
+            return 0
+        self._last_check = t
+        assert self._key is not None
+        quads = self._current_quads(self._key.thumb.scale)
+        sigs = signatures(half_frame(frame), quads, [tr.sideways for tr in self._tracks],
+                          config=self.config.match)
+        changed, where = [], []
+        for tr, q, sig in zip(self._tracks, quads, sigs, strict=True):
+            if similarity(tr.signature, sig) < self.config.match.same_face:
+                tr.signature, tr.votes, tr.last_vote = sig, Votes(), float("-inf")
+                changed.append(tr)
+                where.append(q)
+        return self._read(frame, changed, t, where)
+
     def _vote(self, frame: np.ndarray, t: float) -> int:
         """Read young tracks again (on a quiet frame, spaced in time)."""
         cfg = self.config
@@ -349,7 +384,7 @@ class TileTracker:
         reading = tuple(tile for tile in tiles if tile.detection.label is not None)
         key = tuple((tile.id, tile.detection.label_name) for tile in reading)
         voted = all(tr.votes.count >= self.config.min_votes for tr in self._tracks)
-        settled = quiet and not pending and motion_ok and voted
+        settled = quiet and not pending and motion_ok and voted and self._confirm_at is None
         if self._gate.update(t, key, settled=settled):
             self._stable = reading
         return TrackFrame(self._index, t, tiles, located, classified, quiet, pending, motion_ok,

@@ -4,11 +4,13 @@ A track is matched to the located tile nearest its predicted position, within a
 fraction of the tile's own size (greedy, nearest pairs first: tiles in a hand
 are far apart compared with how far a tracked quad is off).
 
-A *signature* is a small colour crop of a tile, normalised per channel to zero
-mean and unit spread, so that a change of light leaves it unchanged while a
-different face (other art, a red five for a black five, a back for a face)
-changes it. Signatures are cut from a half-size frame: the blur there makes
-them steady under sub-pixel shake.
+A *signature* is a small colour crop of a tile with a rim of what surrounds
+it, normalised per channel to zero mean and unit spread, so that a change of
+light leaves it unchanged while a different face (other art, a red five for a
+black five, a back for a face) changes it, and so does an empty table where the
+tile was (the rim keeps even a plain back from looking like bare felt).
+Signatures are cut from a half-size frame: the blur there makes them steady
+under sub-pixel shake.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class MatchConfig:
     flat_spread: float = 4.0
     """Grey-level spread under which a signature channel is blank (a tile back)."""
     size: tuple[int, int] = SIGNATURE_SIZE
+    rim: float = 0.15
+    """Context around the tile in a signature, as a share of its width and height per side."""
 
 
 DEFAULT_MATCH = MatchConfig()
@@ -97,7 +101,8 @@ def signatures(half: np.ndarray, quads: Sequence[np.ndarray], sideways: Sequence
     h, w = config.size
     out = np.zeros((len(quads), h, w, 3), np.float32)
     for i, (q, side) in enumerate(zip(quads, sideways, strict=True)):
-        m = crop_matrix(np.asarray(q, np.float32) * 0.5, sideways=side, size=(h, w), margin=0.0)
+        m = crop_matrix(np.asarray(q, np.float32) * 0.5, sideways=side, size=(h, w),
+                        margin=config.rim)
         crop = cv2.warpPerspective(half, m, (w, h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         mean = crop.mean(axis=(0, 1))
