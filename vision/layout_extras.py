@@ -15,6 +15,7 @@ their row.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -48,7 +49,9 @@ class ExtrasConfig:
 
     group_gap: float = 0.2
     """Gap (tile widths) that separates groups outside the hand's row."""
-    max_gap: float = 5.0
+    max_turn: float = 25.0
+    """Indicators lie parallel to the hand (either way round), within this many degrees."""
+    max_gap: float = 4.0
     """Indicator groups farther from the hand than this many of their own tile heights
     are other tiles on the table (ponds, walls). Heights, unlike widths, shrink with
     the view's obliqueness as gaps on the table do."""
@@ -93,6 +96,8 @@ class _Group:
     """``u0, u1, v0, v1`` in the hand's frame."""
     height: float
     """Median across-row extent of its tiles in the hand's frame (its own tile height)."""
+    along: tuple[float, float]
+    """Its row's direction (unit vector, image axes)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -122,7 +127,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
-            out.append(_Group(faces, backs, int(side[ids].sum()), span, height))
+            out.append(_Group(faces, backs, int(side[ids].sum()), span, height, frame.along))
     return out
 
 
@@ -141,6 +146,9 @@ def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
     """Beside or behind the hand, not in front of it, and not far off."""
     u0, u1, v0, v1 = g.span
     if (v0 + v1) / 2 < hand[2]:
+        return False
+    parallel = abs(g.along[0] * frame.along[0] + g.along[1] * frame.along[1])
+    if parallel < math.cos(math.radians(cfg.max_turn)):
         return False
     if u1 < hand[0] - cfg.reach * frame.tile_width or u0 > hand[1] + cfg.reach * frame.tile_width:
         return False
