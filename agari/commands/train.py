@@ -1,0 +1,87 @@
+"""`agari train …`: train agari's models (needs the ``agari[train]`` extra: torch).
+
+``agari train classifier`` builds synthetic crops from the CC0 tile art, adds
+real crops from annotated photos (``--photos``) and single-tile photos
+(``--tiles``) when given, trains the tile classifier and exports the ONNX model.
+The library does the work (`agari.models.recipe`); this module parses options.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from agari.output import emit_json, reported_errors
+
+train_app = typer.Typer(
+    name="train", help="Train agari's models (needs agari[train]).",
+    no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `agari train` to the main app."""
+    app.add_typer(train_app, name="train")
+
+
+@train_app.command()
+def classifier(
+    out: Annotated[Path, typer.Option(help="Where to write the ONNX model.")] = Path(
+        "tile_classifier.onnx"),
+    photos: Annotated[list[Path] | None, typer.Option(
+        help="Annotated photo dataset (YOLO folder, COCO/Label Studio JSON, CSV); repeatable. "
+             "Split by photo root: about 1 root in 5 is held out for evaluation.")] = None,
+    photo_names: Annotated[str | None, typer.Option(
+        help="YOLO class order for --photos: a preset (riichi-tray) or a,b,c.")] = None,
+    tiles: Annotated[list[Path] | None, typer.Option(
+        help="CSV of single-tile photos (columns image,tile); repeatable.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for data, initialisation and order.")] = 0,
+    epochs: Annotated[int, typer.Option(help="Training epochs.")] = 8,
+    per_class: Annotated[int, typer.Option(help="Synthetic crops per class.")] = 3000,
+    workers: Annotated[int, typer.Option(help="Processes making synthetic crops.")] = 2,
+    threads: Annotated[int, typer.Option(help="torch / onnxruntime threads.")] = 2,
+    cache: Annotated[Path | None, typer.Option(
+        help="Folder to cache crop arrays in (reused when the recipe is unchanged).")] = None,
+    report: Annotated[Path | None, typer.Option(help="Write the JSON report here too.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Train the tile classifier and export it to ONNX (≈ 40 min on 2 cores by default)."""
+    with reported_errors(json_mode=json_):
+        import json
+        import sys
+
+        from agari.engine.errors import AgariError
+
+        try:
+            from agari.models.recipe import RealSources, Recipe, run
+        except ModuleNotFoundError as exc:
+            raise AgariError(f"training needs the agari[train] extra ({exc.name} is missing)",
+                             code="missing_extra") from None
+        from agari.datasets.formats import open_dataset
+        from agari.models.dataset import RealPhoto
+        from agari.models.realdata import read_single_tile_csv
+
+        real_photos = []
+        for root in photos or []:
+            ds = open_dataset(root, names=photo_names)
+            real_photos += [RealPhoto(ds.image_path(a), a.tiles) for a in ds.annotations()]
+        singles = []
+        for csv_path in tiles or []:
+            singles += read_single_tile_csv(csv_path)[0]
+
+        def log(line: str) -> None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+        recipe = Recipe(seed=seed, epochs=epochs, per_class=per_class, workers=workers,
+                        threads=threads)
+        result = run(recipe, RealSources(photos=real_photos, single_tiles=singles), out,
+                     cache=cache, log=log)
+        if report is not None:
+            report.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        if json_:
+            emit_json(result)
+        else:
+            log(f"wrote {out}")

@@ -1,0 +1,187 @@
+"""Assembling classifier training and evaluation arrays from synthetic and real sources.
+
+Every source yields ``(X, y)``: crops ``uint8 (N, H, W, 3)`` BGR and class
+indices ``int64 (N,)`` into `agari.engine.tiles.CLASS_NAMES`. Synthetic crops are
+made in fixed-size chunks, each seeded from ``(seed, chunk)``, so the result does
+not depend on how many worker processes made them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from agari.engine.tiles import BACK, CLASS_NAMES, NONE, TILE_NAMES
+from agari.models.augment import PhotoAug, photo_damage
+from agari.models.classifier import read_image
+from agari.models.realdata import (
+    CropSpec,
+    TileLike,
+    negative_crops,
+    tile_crops,
+    whole_image_crop,
+)
+from agari.models.synth import CropSynth, SynthConfig
+
+Arrays = tuple[np.ndarray, np.ndarray]
+DEFAULT_SYNTH = SynthConfig()
+DEFAULT_AUG = PhotoAug()
+CHUNK = 512
+"""Synthetic samples per seeded chunk (the unit of parallel work and of reproducibility)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClassMix:
+    """Synthetic samples per class: faces and backs get ``per_class``, ``none`` more."""
+
+    per_class: int
+    none_factor: float = 2.5
+    back_factor: float = 1.5
+
+    def labels(self) -> list[int]:
+        counts = {name: self.per_class for name in TILE_NAMES}
+        counts[BACK] = round(self.per_class * self.back_factor)
+        counts[NONE] = round(self.per_class * self.none_factor)
+        return [CLASS_NAMES.index(n) for n, c in counts.items() for _ in range(c)]
+
+
+_PHOTOS: list[np.ndarray] | None = None
+"""Background photos for synthetic scenes, given to each worker once (not pickled per job)."""
+
+
+def _init_worker(photos: list[np.ndarray] | None) -> None:
+    global _PHOTOS
+    _PHOTOS = photos
+
+
+def _synth_chunk(args: tuple[int, int, list[int], SynthConfig, PhotoAug | None]) -> Arrays:
+    seed, chunk, labels, config, aug = args
+    import cv2
+
+    cv2.setNumThreads(1)
+    synth = _worker_synth(seed, config, _PHOTOS)
+    synth.rng = np.random.default_rng([seed, chunk])  # this chunk's own stream
+    rng = np.random.default_rng([seed, chunk, 1])
+    crops = np.empty((len(labels), *config.crop_size, 3), np.uint8)
+    for i, label in enumerate(labels):
+        crop = synth.sample(CLASS_NAMES[label])
+        crops[i] = photo_damage(crop, rng, aug) if aug is not None else crop
+    return crops, np.asarray(labels, np.int64)
+
+
+_SYNTH_CACHE: dict[tuple, CropSynth] = {}
+
+
+def _worker_synth(seed: int, config: SynthConfig, photos) -> CropSynth:
+    key = (seed, config, id(photos))
+    if key not in _SYNTH_CACHE:
+        _SYNTH_CACHE.clear()
+        _SYNTH_CACHE[key] = CropSynth(seed, config, photos)
+    return _SYNTH_CACHE[key]
+
+
+def synth_arrays(
+    mix: ClassMix, *, seed: int, config: SynthConfig = DEFAULT_SYNTH,
+    aug: PhotoAug | None = DEFAULT_AUG, photos: list[np.ndarray] | None = None,
+    workers: int = 1, progress: Callable[[int, int], None] | None = None,
+) -> Arrays:
+    """Synthetic crops for ``mix``, shuffled, reproducible from ``seed``.
+
+    Args:
+        workers: processes to use (each renders its own palettes once).
+        progress: called with (chunks done, chunks total).
+    """
+    global _PHOTOS
+    _PHOTOS = photos
+    labels = np.random.default_rng([seed, 0]).permutation(mix.labels()).tolist()
+    jobs = [(seed, i, labels[s:s + CHUNK], config, aug)
+            for i, s in enumerate(range(0, len(labels), CHUNK))]
+    parts: list[Arrays] = []
+    if workers <= 1:
+        for job in jobs:
+            parts.append(_synth_chunk(job))
+            if progress:
+                progress(len(parts), len(jobs))
+    else:
+        # spawn, not fork: a forked child inherits OpenCV's thread pool mid-lock and hangs.
+        with mp.get_context("spawn").Pool(workers, _init_worker, (photos,)) as pool:
+            for part in pool.imap(_synth_chunk, jobs):
+                parts.append(part)
+                if progress:
+                    progress(len(parts), len(jobs))
+    return _concat(parts, config.crop_size)
+
+
+@dataclass(frozen=True, slots=True)
+class RealPhoto:
+    """An annotated real photo: its image file and its tiles (quad, label, sideways)."""
+
+    path: Path
+    tiles: Sequence[TileLike]
+
+
+def photo_arrays(
+    photos: Sequence[RealPhoto], spec: CropSpec, *, seed: int | None, copies: int = 1,
+    negatives: int = 0, aug: PhotoAug | None = None,
+    read: Callable[[Path], np.ndarray] | None = None,
+) -> Arrays:
+    """Crops of every annotated tile plus ``negatives`` ``none`` crops per photo.
+
+    ``seed`` None gives exact crops (evaluation); a seed gives ``copies``
+    jittered, ``aug``-damaged crops per tile.
+    """
+    read = read or read_image
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    for i, photo in enumerate(photos):
+        image = read(photo.path)
+        rng = None if seed is None else np.random.default_rng([seed, i])
+        c, lab = tile_crops(image, photo.tiles, spec, rng=rng, copies=copies, aug=aug)
+        crops += c
+        labels += lab
+        if negatives:
+            neg_rng = np.random.default_rng([seed if seed is not None else 0, i, 2])
+            c, lab = negative_crops(image, photo.tiles, spec, neg_rng, negatives, aug=aug)
+            crops += c
+            labels += lab
+    return _stack(crops, labels, spec.size)
+
+
+def single_tile_arrays(
+    items: Sequence[tuple[Path, str]], spec: CropSpec, *, seed: int | None, copies: int = 1,
+    aug: PhotoAug | None = None, read: Callable[[Path], np.ndarray] | None = None,
+) -> Arrays:
+    """Crops of single-tile photos (path, class name); see `whole_image_crop`."""
+    read = read or read_image
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    for i, (path, label) in enumerate(items):
+        if label not in CLASS_NAMES:
+            continue
+        image = read(path)
+        rng = None if seed is None else np.random.default_rng([seed, i])
+        for _ in range(copies if rng is not None else 1):
+            crops.append(whole_image_crop(image, spec, rng=rng, aug=aug))
+            labels.append(CLASS_NAMES.index(label))
+    return _stack(crops, labels, spec.size)
+
+
+def _stack(crops: list[np.ndarray], labels: list[int], size: tuple[int, int]) -> Arrays:
+    if not crops:
+        return np.zeros((0, *size, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.asarray(labels, np.int64)
+
+
+def _concat(parts: Sequence[Arrays], size: tuple[int, int]) -> Arrays:
+    parts = [p for p in parts if len(p[0])]
+    if not parts:
+        return np.zeros((0, *size, 3), np.uint8), np.zeros(0, np.int64)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def concat(parts: Sequence[Arrays], size: tuple[int, int]) -> Arrays:
+    """Several ``(X, y)`` sources as one."""
+    return _concat(parts, size)

@@ -1,0 +1,200 @@
+"""The training recipe of the shipped classifier: which data, how split, how trained.
+
+`run` is what ``agari train classifier`` calls: it builds (and caches) the
+crop arrays — synthetic crops from the CC0 art, real crops from annotated
+photos and single-tile photos where given — trains `TileNet`, scores every
+validation set and exports the ONNX file. Real data arrives already read
+(`RealSources`), because dataset readers live in `agari.datasets`.
+
+Splits: annotated photos by photo root (`agari.models.realdata.is_holdout`),
+single-tile photos by blocks of consecutive files (catalogue crops come in
+runs from one set), so no photo and, as far as possible, no set is on both sides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from agari.engine.tiles import CLASS_NAMES, NONE
+from agari.models.augment import PhotoAug
+from agari.models.dataset import (
+    Arrays,
+    ClassMix,
+    RealPhoto,
+    concat,
+    photo_arrays,
+    read_image,
+    single_tile_arrays,
+    synth_arrays,
+)
+from agari.models.realdata import CropSpec, is_holdout, photo_root
+from agari.models.synth import SynthConfig
+
+RECIPE_VERSION = "1"
+"""Bump when crop generation changes, so cached arrays are rebuilt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """Everything that decides the trained model, besides the data itself."""
+
+    seed: int = 0
+    per_class: int = 3000
+    val_per_class: int = 100
+    photo_copies: int = 6
+    photo_negatives: int = 8
+    empty_photo_negatives: int = 24
+    single_copies: int = 8
+    single_block: int = 36
+    single_every: int = 4
+    max_table_photos: int = 40
+    epochs: int = 8
+    workers: int = 2
+    threads: int = 2
+    synth: SynthConfig = field(default_factory=SynthConfig)
+
+    @property
+    def crop(self) -> CropSpec:
+        return CropSpec(size=self.synth.crop_size, margin=self.synth.margin)
+
+
+@dataclass(frozen=True, slots=True)
+class RealSources:
+    """Real data read by the caller.
+
+    Attributes:
+        photos: annotated photos (tiles with quads); split by photo root.
+        single_tiles: ``(path, class name)`` single-tile photos, in file order.
+    """
+
+    photos: Sequence[RealPhoto] = ()
+    single_tiles: Sequence[tuple[Path, str]] = ()
+
+
+def _read_small(path: Path, longest: int = 480) -> np.ndarray:
+    import cv2
+
+    img = read_image(path)
+    f = longest / max(img.shape[:2])
+    return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
+
+
+def split_photos(photos: Sequence[RealPhoto]) -> tuple[list[RealPhoto], list[RealPhoto]]:
+    """``(train, holdout)`` with every copy of a photo root on one side."""
+    train, hold = [], []
+    for p in photos:
+        (hold if is_holdout(photo_root(Path(p.path).name)) else train).append(p)
+    return train, hold
+
+
+def split_single(items: Sequence[tuple[Path, str]], *, block: int, every: int
+                 ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
+    """``(train, holdout)``: every ``every``-th block of ``block`` consecutive items held out."""
+    train, hold = [], []
+    for i, item in enumerate(items):
+        (hold if (i // block) % every == every - 1 else train).append(item)
+    return train, hold
+
+
+def _cached(cache: Path | None, key: dict, make: Callable[[], Arrays],
+            log: Callable[[str], None]) -> Arrays:
+    if cache is None:
+        return make()
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    path = cache / f"{key['name']}-{digest}.npz"
+    if path.exists():
+        with np.load(path) as f:
+            log(f"{key['name']}: cached {path}")
+            return f["x"], f["y"]
+    x, y = make()
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path.with_suffix(".tmp.npz"), x=x, y=y)
+    path.with_suffix(".tmp.npz").replace(path)
+    return x, y
+
+
+def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
+               log: Callable[[str], None]) -> tuple[Arrays, dict[str, Arrays]]:
+    """Training arrays and named validation arrays (see module doc for the splits)."""
+    photos_train, photos_hold = split_photos(real.photos)
+    single_train, single_hold = split_single(
+        real.single_tiles, block=recipe.single_block, every=recipe.single_every)
+    base = {"version": RECIPE_VERSION, "synth": asdict(recipe.synth), "seed": recipe.seed}
+    aug = PhotoAug()
+
+    def progress(name: str) -> Callable[[int, int], None]:
+        return lambda done, total: log(f"{name}: chunk {done}/{total}") if done % 20 == 0 \
+            or done == total else None
+
+    # Tile-free training photos (desks, posters, keyboards) double as synthetic tables.
+    tables = [p.path for p in photos_train if not p.tiles][:recipe.max_table_photos]
+    synth = _cached(cache, {**base, "name": "synth-train", "n": recipe.per_class,
+                            "tables": [str(t) for t in tables]}, lambda: (
+        synth_arrays(ClassMix(recipe.per_class), seed=recipe.seed, config=recipe.synth,
+                     aug=aug, photos=[_read_small(t) for t in tables] or None,
+                     workers=recipe.workers, progress=progress("synth-train"))), log)
+    synth_val = _cached(cache, {**base, "name": "synth-val", "n": recipe.val_per_class}, lambda: (
+        synth_arrays(ClassMix(recipe.val_per_class), seed=recipe.seed + 7919,
+                     config=recipe.synth, aug=aug, workers=recipe.workers)), log)
+    paths = {"photos": sorted(str(p.path) for p in real.photos),
+             "single": [str(p) for p, _ in real.single_tiles]}
+    key = {**base, **paths, "copies": recipe.photo_copies, "neg": recipe.photo_negatives,
+           "empty_neg": recipe.empty_photo_negatives, "single_copies": recipe.single_copies}
+    real_train = _cached(cache, {**key, "name": "real-train"}, lambda: concat([
+        photo_arrays([p for p in photos_train if p.tiles], recipe.crop, seed=recipe.seed,
+                     copies=recipe.photo_copies, negatives=recipe.photo_negatives, aug=aug),
+        photo_arrays([p for p in photos_train if not p.tiles], recipe.crop, seed=recipe.seed,
+                     negatives=recipe.empty_photo_negatives, aug=aug),
+        single_tile_arrays(single_train, recipe.crop, seed=recipe.seed,
+                           copies=recipe.single_copies, aug=aug),
+    ], recipe.crop.size), log)
+    val = {"synth_val": synth_val}
+    if photos_hold:
+        val["photo_holdout"] = _cached(cache, {**key, "name": "photo-holdout"}, lambda: (
+            photo_arrays(photos_hold, recipe.crop, seed=None)), log)
+        x, y = _cached(cache, {**key, "name": "photo-holdout-with-none"}, lambda: (
+            photo_arrays(photos_hold, recipe.crop, seed=None,
+                         negatives=recipe.photo_negatives)), log)
+        none = y == CLASS_NAMES.index(NONE)  # the tiles themselves are in photo_holdout
+        val["photo_holdout_none"] = (x[none], y[none])
+    if single_hold:
+        val["single_holdout"] = _cached(cache, {**key, "name": "single-holdout"}, lambda: (
+            single_tile_arrays(single_hold, recipe.crop, seed=None)), log)
+    train = concat([synth, real_train], recipe.crop.size)
+    log(f"training crops: {len(train[1])} (synthetic {len(synth[1])}, real {len(real_train[1])})")
+    return train, val
+
+
+def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,
+        log: Callable[[str], None] = lambda _: None) -> dict:
+    """Build data, train, export ``out`` (ONNX) and score it with onnxruntime.
+
+    Returns:
+        A JSON-able report: recipe, data sizes, per-validation-set `Scores`.
+    """
+    from agari.models.classifier import TileClassifier
+    from agari.models.export import export_onnx
+    from agari.models.metrics import score
+    from agari.models.training import TrainConfig, model_spec, train
+
+    data, val = build_data(recipe, real, cache=cache, log=log)
+    config = TrainConfig(epochs=recipe.epochs, seed=recipe.seed, threads=recipe.threads)
+    small_val = {k: (v[0][:2000], v[1][:2000]) for k, v in val.items()}
+    model = train(data, config=config, val=small_val, log=log)
+    spec = model_spec(recipe.crop.size, recipe.crop.margin,
+                      {"seed": recipe.seed, "recipe": RECIPE_VERSION, "epochs": recipe.epochs,
+                       "per_class": recipe.per_class})
+    export_onnx(model, spec, out)
+    clf = TileClassifier.load(out, threads=recipe.threads)
+    report = {"recipe": asdict(recipe), "train_crops": int(len(data[1])), "sets": {}}
+    for name, (x, y) in val.items():
+        scores = score(clf.predict(x).probs, y)
+        report["sets"][name] = scores.to_json()
+        log(f"{name}: n={scores.n} accuracy={scores.accuracy:.4f} red_five={scores.red_five} "
+            f"none={scores.none_recall} top confusions={list(scores.confusions[:5])}")
+    return report

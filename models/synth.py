@@ -1,0 +1,193 @@
+"""Synthetic classifier crops: small table scenes of recoloured tiles, cut like the locator would.
+
+Each sample draws a 3×3 neighbourhood of one set's tiles on a table (neighbours
+present at random), takes the centre tile's quad, disturbs it as a loose
+locator or a tilted camera would, and cuts the crop with
+`agari.vision.crops.crop_tile` — the same function inference uses. `none`
+samples are the locator's likely mistakes: a crop straddling two tiles, a
+fragment, a gap, a tile's side, a patch of table or clutter, a box over
+several tiles. Photometric damage is applied afterwards by `agari.models.augment`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from agari.engine.tiles import BACK, NONE, TILE_NAMES
+from agari.models.art import Glyph, glyph_pool
+from agari.models.augment import jitter_quad
+from agari.models.synth_tiles import TileStyle, background, draw_tile, paste, random_style
+from agari.vision.crops import crop_tile
+
+NONE_KINDS = ("split", "vsplit", "fragment", "big", "gap", "side", "clutter")
+"""The locator mistakes a `none` sample imitates."""
+
+
+@dataclass(frozen=True, slots=True)
+class SynthConfig:
+    """Knobs of the crop synthesiser (defaults are what the shipped model used)."""
+
+    crop_size: tuple[int, int] = (64, 48)
+    margin: float = 0.06
+    glyph_size: tuple[int, int] = (128, 96)
+    palettes: int = 24
+    tile_width: tuple[int, int] = (44, 90)
+    p_row_neighbour: float = 0.75
+    p_other_row: float = 0.3
+    p_neighbour_back: float = 0.08
+    p_quad_with_side: float = 0.3
+    quad_jitter: float = 0.045
+
+
+@dataclass(frozen=True, slots=True)
+class _Scene:
+    image: np.ndarray                 # uint8 BGR canvas
+    quad: np.ndarray                  # (4, 2) centre cell's face quad
+    face_h: int
+    side_h: int
+    pitch: tuple[float, float]        # (dx, dy) from one cell to the next
+
+
+class CropSynth:
+    """Draws labelled synthetic crops; deterministic for a given seed.
+
+    Args:
+        seed: seeds the palettes and every sample.
+        config: synthesiser settings.
+        photos: optional real table photos (BGR uint8) used as backgrounds.
+    """
+
+    def __init__(self, seed: int, config: SynthConfig = SynthConfig(),
+                 photos: list[np.ndarray] | None = None) -> None:
+        self.config = config
+        self.rng = np.random.default_rng(seed)
+        self.pool: dict[str, list[Glyph]] = glyph_pool(
+            np.random.default_rng(seed + 1), variants=config.palettes, size=config.glyph_size
+        )
+        self.photos = photos or []
+
+    # -- scenes -------------------------------------------------------------
+    def _glyph(self, name: str) -> Glyph:
+        variants = self.pool[name]
+        return variants[int(self.rng.integers(len(variants)))]
+
+    def _random_face(self) -> Glyph | None:
+        if self.rng.random() < self.config.p_neighbour_back:
+            return None
+        return self._glyph(TILE_NAMES[int(self.rng.integers(len(TILE_NAMES)))])
+
+    def _scene(self, centre: Glyph | None | str, style: TileStyle, *,
+               force: tuple[bool, bool] = (False, False)) -> _Scene:
+        """A 3×3 neighbourhood; ``centre`` is a glyph, None (a back) or ``"empty"``.
+
+        ``force`` makes the (row, column) neighbours present.
+        """
+        rng, cfg = self.rng, self.config
+        tw = int(rng.integers(*cfg.tile_width))
+        sprite_probe = round(tw * style.aspect)
+        side_h = round(sprite_probe * style.side)
+        gap = tw * rng.uniform(0.0, 0.08)
+        vgap = sprite_probe * rng.uniform(0.03, 0.4)
+        pad = tw * rng.uniform(0.3, 0.8)
+        dx, dy = tw + gap, sprite_probe + side_h + vgap
+        w, h = round(2 * pad + 2 * dx + tw), round(2 * pad + 2 * dy + sprite_probe + side_h)
+        canvas = background(h, w, rng, self.photos)
+        row_p = 1.0 if force[0] else cfg.p_row_neighbour
+        rows_on = [force[1] or rng.random() < cfg.p_other_row for _ in range(2)]
+        for r in (-1, 0, 1):
+            for c in (-1, 0, 1):
+                if r and not rows_on[(r + 1) // 2]:
+                    continue
+                if (r, c) == (0, 0):
+                    if isinstance(centre, str):
+                        continue
+                    glyph = centre
+                elif r == 0 and rng.random() >= row_p:
+                    continue
+                else:
+                    glyph = self._random_face()
+                colour, cover, _ = draw_tile(glyph, style, tw, rng)
+                paste(canvas, colour, cover, round(pad + (c + 1) * dx), round(pad + (r + 1) * dy))
+        x0, y0 = round(pad + dx), round(pad + dy)
+        quad = np.array([[x0, y0], [x0 + tw, y0], [x0 + tw, y0 + sprite_probe],
+                         [x0, y0 + sprite_probe]], np.float32)
+        image = np.clip(canvas, 0, 255).astype(np.uint8)
+        return _Scene(image, quad, sprite_probe, side_h, (dx, dy))
+
+    def _cut(self, scene: _Scene, quad: np.ndarray, *, jitter: float | None = None,
+             sideways: bool = False) -> np.ndarray:
+        q = jitter_quad(quad, self.rng, self.config.quad_jitter if jitter is None else jitter)
+        return crop_tile(scene.image, q, sideways=sideways, size=self.config.crop_size,
+                         margin=self.config.margin)
+
+    # -- samples -------------------------------------------------------------
+    def tile(self, name: str) -> np.ndarray:
+        """A crop of one face-up tile ``name`` (in `TILE_NAMES`) or ``back``: uint8 (H, W, 3)."""
+        style = random_style(self.rng)
+        centre = None if name == BACK else self._glyph(name)
+        scene = self._scene(centre, style)
+        quad = scene.quad.copy()
+        if scene.side_h and self.rng.random() < self.config.p_quad_with_side:
+            quad[2:, 1] += scene.side_h  # a box around face and visible side, like YOLO labels
+        return self._cut(scene, quad)
+
+    def none(self, kind: str | None = None) -> np.ndarray:
+        """A crop of something that is not one whole tile (kinds: `NONE_KINDS`)."""
+        rng = self.rng
+        kind = kind or NONE_KINDS[int(rng.integers(len(NONE_KINDS)))]
+        style = random_style(rng)
+        if kind == "side":
+            style = _with_side(style, rng)
+        centre: Glyph | None | str = "empty" if kind in ("gap", "clutter") else self._random_face()
+        scene = self._scene(centre, style, force=(kind == "split", kind == "vsplit"))
+        quad = scene.quad.copy()
+        centre_pt = quad.mean(axis=0)
+        if kind == "split":
+            quad[:, 0] += rng.choice([-1, 1]) * rng.uniform(0.35, 0.65) * scene.pitch[0]
+        elif kind == "vsplit":
+            quad[:, 1] += rng.choice([-1, 1]) * rng.uniform(0.35, 0.65) * scene.pitch[1]
+        elif kind == "fragment":
+            size = np.ptp(quad, axis=0)
+            anchor = quad[0] + size * rng.uniform(0.2, 0.8, 2)
+            quad = anchor + (quad - centre_pt) * rng.uniform(0.3, 0.55)
+        elif kind == "big":
+            quad = centre_pt + (quad - centre_pt) * rng.uniform(1.8, 2.8)
+        elif kind == "side":
+            top = scene.quad[3, 1] + 1
+            quad = np.array([[quad[0, 0], top], [quad[1, 0], top],
+                             [quad[1, 0], top + scene.side_h], [quad[0, 0], top + scene.side_h]],
+                            np.float32)
+            return self._cut(scene, quad, jitter=0.02, sideways=True)
+        elif kind == "clutter":
+            _scribble(scene.image, scene.quad, rng)
+        return self._cut(scene, quad)
+
+    def sample(self, name: str) -> np.ndarray:
+        """A crop for any class name in `agari.engine.tiles.CLASS_NAMES`."""
+        return self.none() if name == NONE else self.tile(name)
+
+
+def _with_side(style: TileStyle, rng: np.random.Generator) -> TileStyle:
+    from dataclasses import replace
+
+    return replace(style, side=float(rng.uniform(0.3, 0.6)))
+
+
+def _scribble(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Draw clutter (pens, cards, paper, fingers) over the empty centre cell, in place."""
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    for _ in range(int(rng.integers(1, 6))):
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        p1 = (int(rng.uniform(x0, x1)), int(rng.uniform(y0, y1)))
+        p2 = (int(rng.uniform(x0, x1)), int(rng.uniform(y0, y1)))
+        shape = rng.integers(3)
+        if shape == 0:
+            cv2.line(image, p1, p2, colour, int(rng.integers(1, 8)), cv2.LINE_AA)
+        elif shape == 1:
+            cv2.rectangle(image, p1, p2, colour, int(rng.choice([-1, 1, 2])))
+        else:
+            axes = (int(rng.integers(3, 30)), int(rng.integers(3, 30)))
+            cv2.ellipse(image, p1, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
