@@ -27,8 +27,9 @@ from agari.engine.tiles import TILES, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
-from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
+from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed, context_for
+from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 
 TOP_K = 5
 """Names per tile asked of the classifier: the reading's room to correct it."""
@@ -41,6 +42,7 @@ class PipelineConfig:
     top_k: int = TOP_K
     layout: LayoutConfig = DEFAULT_LAYOUT
     reading: ReadingConfig = DEFAULT_READING
+    repair: RepairConfig = DEFAULT_REPAIR
 
 
 DEFAULT_PIPELINE = PipelineConfig()
@@ -287,17 +289,20 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
     base = PhotoResult(name, int(size[0]), int(size[1]), tuple(dets),
                        roles=_roles(plans[0], len(dets)), read=(None,) * len(dets))
     try:
-        reading = read_hand(dets, plans, situation, config=config.reading)
+        repaired = read_with_repairs(dets, situation, flip=flip, layout=config.layout,
+                                     reading=config.reading, repair=config.repair)
     except InvalidHand as err:
         return replace(base, error=err, notes=plans[0].notes + notes,
                        timings=(("layout", (time.perf_counter() - t0) * 1e3),))
+    reading = repaired.reading
     t1 = time.perf_counter()
     scored = _score(reading.layout, situation)
     t2 = time.perf_counter()
     best = reading.best
     return replace(
-        base, roles=_roles(best.plan, len(dets)), read=_read_names(best.tiles, len(dets)),
-        reading=reading, notes=best.plan.notes + notes + scored.notes, score=scored.score,
+        base, detections=repaired.detections, roles=_roles(best.plan, len(dets)),
+        read=_read_names(best.tiles, len(dets)), reading=reading,
+        notes=best.plan.notes + notes + repaired.notes + scored.notes, score=scored.score,
         error=scored.error, win_options=scored.win_options, waits=scored.waits,
         timings=(("layout+reading", (t1 - t0) * 1e3), ("score", (t2 - t1) * 1e3)))
 

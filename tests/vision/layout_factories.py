@@ -118,5 +118,5 @@ def lay_out(concealed: str, win: str | None = None, melds: tuple = (), *, dora: 
 def with_alternatives(det: TileDetection, alts: list[tuple[str, float]]) -> TileDetection:
     """A copy of ``det`` whose classifier output is ``alts`` (best first)."""
     name, p = alts[0]
-    label = BACK if name == BACK else Tile.parse(name)
+    label = BACK if name == BACK else None if name == "none" else Tile.parse(name)
     return replace(det, label=label, confidence=p, alternatives=tuple(alts))

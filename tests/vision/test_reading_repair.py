@@ -1,0 +1,39 @@
+"""Single fixes: a spurious detection dropped, a tile the classifier called none restored."""
+
+from __future__ import annotations
+
+from agari.engine import Rules, WinContext
+from agari.vision.detection import TileDetection
+from agari.vision.reading_checks import Situation
+from agari.vision.reading_repair import read_with_repairs
+from layout_factories import W, lay_out, with_alternatives
+
+SITUATION = Situation(Rules.preset("tenhou"), WinContext(riichi=True))
+
+
+def test_a_tile_called_none_is_restored() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    dets = list(laid.dets)
+    dets[3] = with_alternatives(dets[3], [("none", 0.55), ("4p", 0.4), ("5p", 0.05)])
+    got = read_with_repairs(dets, SITUATION)
+    assert got.reading.layout.hand_text == "123m456p789s1122z2z"
+    assert got.notes and "tile 3" in got.notes[0]
+
+
+def test_a_spurious_tile_in_the_row_is_dropped() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    dets = list(laid.dets)
+    # Something tile-shaped touching the right end of the concealed row, read unsurely.
+    x0, y0 = dets[12].quad[1]
+    bogus = TileDetection(quad=((x0 + 1.2, y0), (x0 + 1.2 + W, y0), (x0 + 1.2 + W, y0 + 54),
+                                (x0 + 1.2, y0 + 54)), label=None, confidence=0.0)
+    dets.insert(13, with_alternatives(bogus, [("7m", 0.35), ("none", 0.3), ("1m", 0.2)]))
+    got = read_with_repairs(dets, SITUATION)
+    assert got.reading.layout.hand_text == "123m456p789s1122z2z"
+    assert any("tile 13" in n for n in got.notes)
+
+
+def test_a_good_reading_is_left_alone() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    got = read_with_repairs(laid.dets, SITUATION)
+    assert got.notes == () and got.detections == tuple(laid.dets)

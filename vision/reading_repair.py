@@ -1,0 +1,130 @@
+"""Second chances: read the hand again with one detection taken as a tile, or as none.
+
+A locator sometimes proposes something that is not a tile (a stick, a shadow
+between two tiles) and a classifier sometimes calls a real tile ``none``.
+Either leaves the hand a tile long or short, and no reading wins. When the
+first reading reaches no winning shape (or reads 13 tiles beside a winning
+tile set apart), `read_with_repairs` retries with the
+likeliest single fixes: a ``none`` detection whose runner-up is a tile taken
+as that tile, or a doubtful hand tile taken as none. A fix is charged its own
+improbability (−log of the probability it goes against), so it is kept only
+when it makes a better hand than no fix at all.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from agari.engine.errors import AgariError, InvalidHand
+from agari.engine.tiles import NONE, TILE_NAMES, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
+from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
+from agari.vision.reading_checks import SHAPE, Situation
+
+
+@dataclass(frozen=True, slots=True)
+class RepairConfig:
+    """Which single fixes are tried when the first reading wins nothing."""
+
+    tries: int = 3
+    """Fixes of each kind tried at most (the likeliest first)."""
+    min_tile_probability: float = 0.05
+    """A ``none`` detection is tried as a tile only if its tile names have this much."""
+    doubtful_below: float = 0.7
+    """A hand tile is tried as none only if its best name has less probability than this."""
+
+
+DEFAULT_REPAIR = RepairConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """The reading kept, on the detections it was made from (possibly one fixed)."""
+
+    detections: tuple[TileDetection, ...]
+    plans: tuple[LayoutPlan, ...]
+    reading: Reading
+    notes: tuple[str, ...] = ()
+
+
+def _tile_mass(det: TileDetection) -> float:
+    return sum(p for n, p in det.alternatives if n in TILE_NAMES)
+
+
+def as_tile(det: TileDetection) -> TileDetection:
+    """``det`` read as its likeliest tile name (the ``none`` verdict overruled)."""
+    names = [(n, p) for n, p in det.alternatives if n in TILE_NAMES]
+    names.sort(key=lambda np_: -np_[1])
+    return replace(det, label=Tile.parse(names[0][0]), confidence=names[0][1],
+                   alternatives=tuple(names))
+
+
+def as_none(det: TileDetection) -> TileDetection:
+    """``det`` taken as not a tile."""
+    return replace(det, label=None, face_down=False, confidence=1.0,
+                   alternatives=((NONE, 1.0),))
+
+
+def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
+           ) -> list[tuple[float, int, TileDetection, str]]:
+    """(penalty, index, fixed detection, note) of the fixes worth a try."""
+    out = []
+    promote = [(i, _tile_mass(d)) for i, d in enumerate(dets)
+               if d.label is None and d.alternatives and d.alternatives[0][0] == NONE]
+    promote = sorted((x for x in promote if x[1] >= cfg.min_tile_probability),
+                     key=lambda x: -x[1])[:cfg.tries]
+    for i, mass in promote:
+        out.append((-math.log(mass), i, as_tile(dets[i]), f"tile {i} was taken as a tile "
+                                                          "although the classifier said none"))
+    hand = [*plan.concealed, *((plan.win,) if plan.win is not None else ()),
+            *(i for m in plan.melds for i in m.faces)]
+    doubtful = sorted((i for i in hand if dets[i].confidence < cfg.doubtful_below),
+                      key=lambda i: dets[i].confidence)[:cfg.tries]
+    for i in doubtful:
+        p_not = max(1.0 - _tile_mass(dets[i]), 1e-6)
+        out.append((-math.log(p_not), i, as_none(dets[i]), f"tile {i} was taken as no tile"))
+    return out
+
+
+def _good_enough(reading: Reading) -> bool:
+    """A winning shape, and not a waiting hand shown with a winning tile set apart."""
+    best = reading.best
+    return best.level >= SHAPE and not (best.plan.win is not None and best.layout.size == 13)
+
+
+def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
+                      flip: bool | None = None, layout: LayoutConfig = DEFAULT_LAYOUT,
+                      reading: ReadingConfig = DEFAULT_READING,
+                      repair: RepairConfig = DEFAULT_REPAIR) -> Repaired:
+    """Layout and constrained reading, with single fixes when the hand wins nothing.
+
+    Raises:
+        NoTiles: no face-up tile among the detections.
+        InvalidHand: neither the detections nor any single fix read as tiles that exist.
+    """
+    dets = tuple(dets)
+    plans = tuple(analyse_layout(list(dets), config=layout, flip=flip))
+    try:
+        first = read_hand(dets, plans, situation, config=reading)
+    except InvalidHand as err:
+        first, error = None, err
+    if first is not None and _good_enough(first):
+        return Repaired(dets, plans, first)
+    best = (first.best.level, -first.best.cost) if first is not None else None
+    kept = Repaired(dets, plans, first) if first is not None else None
+    for penalty, i, fixed, note in _fixes(dets, plans[0], repair):
+        tried = dets[:i] + (fixed,) + dets[i + 1:]
+        try:
+            tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip))
+            got = read_hand(tried, tried_plans, situation, config=reading)
+        except AgariError:
+            continue
+        score = (got.best.level, -(got.best.cost + penalty))
+        if best is None or score > best:
+            best, kept = score, Repaired(tried, tried_plans, got, (note,))
+    if kept is None:
+        raise error
+    return kept
