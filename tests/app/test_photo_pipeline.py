@@ -1,0 +1,45 @@
+"""The whole pipeline on real pixels: the real locator, the shipped classifier, layout, score.
+
+Slow (and skipped until the classifier model ships): these read the sample photo
+and real development photos end to end, as `agari photo` does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from agari.engine import Rules, WinContext
+from agari.models.classifier import default_model_path
+from agari.vision.reading_checks import Situation
+
+from agari.pipeline import load_image, read_photo
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "shown-hand.jpg"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not default_model_path().is_file(), reason="no shipped classifier model"),
+]
+
+
+def test_sample_photo_reads_as_its_truth() -> None:
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    result = read_photo(load_image(SAMPLE), Situation(Rules.preset("tenhou"), WinContext()))
+    assert result.hand == truth["hand"]
+    assert result.score is not None and result.score.points == 2000
+
+
+@pytest.mark.shared
+def test_real_standing_hand_concealed_tiles(real_dev: Path) -> None:
+    folder = real_dev / "scenes"
+    labels = json.loads((folder / "labels.json").read_text())
+    name = "standing-hand-red-fives.jpg"
+    result = read_photo(load_image(folder / name), Situation(Rules.preset("tenhou"), WinContext()))
+    want = Counter(labels[name]["structure"]["concealed"])
+    got = Counter(str(t) for t in result.layout.concealed)
+    if result.layout.win is not None:
+        got[str(result.layout.win)] += 1
+    assert got == want
