@@ -47,6 +47,7 @@ from agari.vision.layout_geometry import (
     split_by_gaps,
     stacked_onto,
 )
+from agari.vision.layout_hand import HandLayout, LaidMeld
 from agari.vision.layout_parse import Chunk, mixed_groups, segment_row
 
 
@@ -263,3 +264,7 @@ def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFr
     used |= {i for m in melds for i in m.detections}
     return LayoutPlan(frame, tuple(concealed), win, tuple(melds), flipped=turned,
                       notes=notes), used
+
+
+__all__ = ["DEFAULT_LAYOUT", "HandLayout", "LaidMeld", "LayoutConfig", "LayoutPlan", "MeldPlace",
+           "analyse_layout", "is_tile"]
