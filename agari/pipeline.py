@@ -77,6 +77,7 @@ class PhotoResult:
         error: why the hand could not be scored, if it could not.
         win_options: each candidate winning tile's score when the photo does not show it.
         waits: each wait's score for a 13-tile hand.
+        alternative_scores: the score (or why none) of each of ``reading.alternatives``.
         notes: what was assumed, for the user.
         timings: ``(stage, milliseconds)``.
     """
@@ -92,6 +93,7 @@ class PhotoResult:
     error: AgariError | None = None
     win_options: tuple[WinOption, ...] = ()
     waits: tuple[WinOption, ...] = ()
+    alternative_scores: tuple[ScoreResult | AgariError | None, ...] = ()
     notes: tuple[str, ...] = ()
     timings: tuple[tuple[str, float], ...] = ()
 
@@ -125,7 +127,8 @@ class PhotoResult:
             "error": _error_json(self.error),
             "win_candidates": [o.to_json() for o in self.win_options],
             "waits": [o.to_json() for o in self.waits],
-            "reading": _reading_json(self.reading) if self.reading is not None else None,
+            "reading": _reading_json(self.reading, self.alternative_scores)
+            if self.reading is not None else None,
             "notes": list(self.notes),
             "elapsed_ms": round(self.elapsed_ms, 1),
         }
@@ -144,11 +147,13 @@ def _with_win_last(layout: HandLayout, win: Tile) -> str:
     return replace(layout, concealed=tuple(rest), win=win, concealed_detections=()).hand_text
 
 
-def _reading_json(reading: Reading) -> dict:
+def _reading_json(reading: Reading, scores: Sequence[ScoreResult | AgariError | None]) -> dict:
     alts = []
-    for alt in reading.alternatives:
+    for alt, got in zip(reading.alternatives, scores, strict=True):
         alts.append({"hand": alt.layout.hand_text, "layout": alt.layout.to_json(),
-                     "relative_probability": round(reading.relative(alt), 4)})
+                     "relative_probability": round(reading.relative(alt), 4),
+                     "score": got.to_json() if isinstance(got, ScoreResult) else None,
+                     "error": _error_json(got) if isinstance(got, AgariError) else None})
     return {
         "level": reading.level, "confidence": round(reading.confidence, 4),
         "doubts": [d.to_json() for d in reading.doubts],
@@ -297,6 +302,7 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
     reading = repaired.reading
     t1 = time.perf_counter()
     scored = _score(reading.layout, situation)
+    rivals = tuple(_score(alt.layout, situation) for alt in reading.alternatives)
     t2 = time.perf_counter()
     best = reading.best
     return replace(
@@ -304,6 +310,7 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
         read=_read_names(best.tiles, len(dets)), reading=reading,
         notes=best.plan.notes + notes + repaired.notes + scored.notes, score=scored.score,
         error=scored.error, win_options=scored.win_options, waits=scored.waits,
+        alternative_scores=tuple(r.score if r.score is not None else r.error for r in rivals),
         timings=(("layout+reading", (t1 - t0) * 1e3), ("score", (t2 - t1) * 1e3)))
 
 

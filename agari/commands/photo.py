@@ -115,9 +115,11 @@ def _show_reading(out: Any, result: Any) -> None:
         out.print(f"[yellow]  ? tile {d.detection} ({d.role}) read {d.read}; could be {rivals}[/]")
     for i, first, read in reading.corrections:
         out.print(f"  tile {i} read as {read} (the classifier's first choice was {first})")
-    for alt in reading.alternatives:
+    for alt, got in zip(reading.alternatives, result.alternative_scores, strict=True):
+        value = f"{got.points} points" if hasattr(got, "points") else \
+            (got.code if got is not None else "not scored")
         out.print(f"[dim]  alternative {alt.layout.hand_text} "
-                  f"({reading.relative(alt):.0%} as likely)[/]")
+                  f"({reading.relative(alt):.0%} as likely): {value}[/]")
 
 
 def _options_table(out: Any, what: str, options: Any) -> None:

@@ -192,3 +192,19 @@ def test_annotate_to_a_bad_format_is_an_error(stages, photo_file, tmp_path) -> N
     result = photo(str(photo_file), "--riichi", "--annotate", str(tmp_path / "out.xyz"))
     assert result.exit_code == 1
     assert result.stderr.startswith("agari: error: cannot write")
+
+
+def test_doubtful_tiles_and_scored_alternatives_are_reported(stages, photo_file) -> None:
+    from layout_factories import with_alternatives
+
+    dets = list(lay_out("123m456p789s1122z", "2z").dets)
+    dets[4] = with_alternatives(dets[4], [("5p", 0.55), ("0p", 0.45)])
+    stages(dets)
+    doc = doc_of(photo(str(photo_file), "--json", "--riichi"))
+    (doubt,) = doc["reading"]["doubts"]
+    assert doubt["tile_index"] == 4 and doubt["read"] == "5p"
+    (alt,) = doc["reading"]["alternatives"]
+    assert alt["hand"] == "123m406p789s1122z2z"
+    assert alt["score"]["han"] == doc["score"]["han"] + 1  # the red five's dora
+    human = photo(str(photo_file), "--riichi").stdout
+    assert "could be 0p" in human
