@@ -115,6 +115,65 @@ def synth_arrays(
     return _concat(parts, config.crop_size)
 
 
+SceneRenderer = Callable[[int], tuple[np.ndarray, object]]
+"""``seed -> (image BGR uint8, annotation with .tiles)``: a scene renderer (agari.datasets')."""
+
+
+def _scene_chunk(args: tuple[SceneRenderer, list[int], CropSpec, int, int, float, float,
+                             PhotoAug | None]) -> Arrays:
+    render, seeds, spec, copies, negatives, min_visible, min_px, aug = args
+    import cv2
+
+    cv2.setNumThreads(1)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    for seed in seeds:
+        image, ann = render(seed)
+        tiles = [t for t in ann.tiles if t.visible >= min_visible
+                 and min(np.ptp(np.asarray(t.quad, np.float32), axis=0)) >= min_px]
+        rng = np.random.default_rng([seed, 3])
+        c, lab = tile_crops(image, tiles, spec, rng=rng, copies=copies, aug=aug)
+        crops += c
+        labels += lab
+        if negatives:
+            c, lab = negative_crops(image, ann.tiles, spec, rng, negatives, aug=aug)
+            crops += c
+            labels += lab
+    return _stack(crops, labels, spec.size)
+
+
+def scene_arrays(
+    render: SceneRenderer, seeds: Sequence[int], spec: CropSpec, *, copies: int = 1,
+    negatives: int = 2, min_visible: float = 0.7, min_px: float = 14.0,
+    aug: PhotoAug | None = None, workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Arrays:
+    """Crops of the tiles of rendered scenes (their true quads), plus ``none`` crops.
+
+    Args:
+        render: a picklable ``seed -> (image, annotation)`` (workers call it).
+        seeds: one scene per seed; the result is a pure function of them.
+        min_visible, min_px: skip tiles hidden beyond this share or narrower than this.
+    """
+    seeds = list(seeds)
+    step = 16
+    jobs = [(render, seeds[s:s + step], spec, copies, negatives, min_visible, min_px, aug)
+            for s in range(0, len(seeds), step)]
+    parts: list[Arrays] = []
+    if workers <= 1:
+        for job in jobs:
+            parts.append(_scene_chunk(job))
+            if progress:
+                progress(len(parts), len(jobs))
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            for part in pool.imap(_scene_chunk, jobs):
+                parts.append(part)
+                if progress:
+                    progress(len(parts), len(jobs))
+    return _concat(parts, spec.size)
+
+
 @dataclass(frozen=True, slots=True)
 class RealPhoto:
     """An annotated real photo: its image file and its tiles (quad, label, sideways)."""

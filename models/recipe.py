@@ -26,9 +26,11 @@ from agari.models.dataset import (
     Arrays,
     ClassMix,
     RealPhoto,
+    SceneRenderer,
     concat,
     photo_arrays,
     read_image,
+    scene_arrays,
     single_tile_arrays,
     synth_arrays,
 )
@@ -53,6 +55,9 @@ class Recipe:
     single_block: int = 36
     single_every: int = 4
     max_table_photos: int = 40
+    scenes: int = 400
+    scene_copies: int = 2
+    scene_negatives: int = 3
     epochs: int = 8
     workers: int = 2
     threads: int = 2
@@ -70,10 +75,13 @@ class RealSources:
     Attributes:
         photos: annotated photos (tiles with quads); split by photo root.
         single_tiles: ``(path, class name)`` single-tile photos, in file order.
+        scenes: a picklable scene renderer (``seed -> (image, annotation)``); its
+            scenes add crops of tiles drawn in 3-D with camera, light and clutter.
     """
 
     photos: Sequence[RealPhoto] = ()
     single_tiles: Sequence[tuple[Path, str]] = ()
+    scenes: SceneRenderer | None = None
 
 
 def _read_small(path: Path, longest: int = 480) -> np.ndarray:
@@ -82,6 +90,13 @@ def _read_small(path: Path, longest: int = 480) -> np.ndarray:
     img = read_image(path)
     f = longest / max(img.shape[:2])
     return cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else img
+
+
+def _describe(func: object) -> str:
+    """A stable name for a (partial) function: module, name and bound keywords, no address."""
+    inner = getattr(func, "func", func)
+    name = f"{getattr(inner, '__module__', '')}.{getattr(inner, '__qualname__', type(inner))}"
+    return name + repr(sorted(getattr(func, "keywords", {}).items()))
 
 
 def split_photos(photos: Sequence[RealPhoto]) -> tuple[list[RealPhoto], list[RealPhoto]]:
@@ -153,6 +168,15 @@ def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
         single_tile_arrays(single_train, recipe.crop, seed=recipe.seed,
                            copies=recipe.single_copies, aug=aug),
     ], recipe.crop.size), log)
+    if real.scenes is not None and recipe.scenes:
+        scene_key = {**base, "name": "scene-train", "n": recipe.scenes,
+                     "copies": recipe.scene_copies, "neg": recipe.scene_negatives,
+                     "renderer": _describe(real.scenes)}
+        scenes = _cached(cache, scene_key, lambda: scene_arrays(
+            real.scenes, range(recipe.seed * 100_003, recipe.seed * 100_003 + recipe.scenes),
+            recipe.crop, copies=recipe.scene_copies, negatives=recipe.scene_negatives, aug=aug,
+            workers=recipe.workers, progress=progress("scene-train")), log)
+        real_train = concat([real_train, scenes], recipe.crop.size)
     val = {"synth_val": synth_val}
     if photos_hold:
         val["photo_holdout"] = _cached(cache, {**key, "name": "photo-holdout"}, lambda: (
@@ -166,7 +190,8 @@ def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
         val["single_holdout"] = _cached(cache, {**key, "name": "single-holdout"}, lambda: (
             single_tile_arrays(single_hold, recipe.crop, seed=None)), log)
     train = concat([synth, real_train], recipe.crop.size)
-    log(f"training crops: {len(train[1])} (synthetic {len(synth[1])}, real {len(real_train[1])})")
+    log(f"training crops: {len(train[1])} (synthetic crops {len(synth[1])}, "
+        f"real and scene crops {len(real_train[1])})")
     return train, val
 
 

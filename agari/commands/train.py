@@ -15,6 +15,9 @@ import typer
 
 from agari.output import emit_json, reported_errors
 
+SCENE_SETTINGS = {"width": 960, "height": 720, "tile_px": (24.0, 120.0)}
+"""Rendered scenes for classifier crops: smaller than photos, tiles 24-120 px wide."""
+
 train_app = typer.Typer(
     name="train", help="Train agari's models (needs agari[train]).",
     no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -37,6 +40,8 @@ def classifier(
         help="YOLO class order for --photos: a preset (riichi-tray) or a,b,c.")] = None,
     tiles: Annotated[list[Path] | None, typer.Option(
         help="CSV of single-tile photos (columns image,tile); repeatable.")] = None,
+    scenes: Annotated[int, typer.Option(
+        help="Scenes rendered by agari.datasets to add crops from (0: none).")] = 400,
     seed: Annotated[int, typer.Option(help="Seed for data, initialisation and order.")] = 0,
     epochs: Annotated[int, typer.Option(help="Training epochs.")] = 8,
     per_class: Annotated[int, typer.Option(help="Synthetic crops per class.")] = 3000,
@@ -76,9 +81,16 @@ def classifier(
             sys.stderr.flush()
 
         recipe = Recipe(seed=seed, epochs=epochs, per_class=per_class, workers=workers,
-                        threads=threads)
-        result = run(recipe, RealSources(photos=real_photos, single_tiles=singles), out,
-                     cache=cache, log=log)
+                        threads=threads, scenes=scenes)
+        renderer = None
+        if scenes:
+            from functools import partial
+
+            from agari.datasets.scene import SceneConfig, render_scene
+
+            renderer = partial(render_scene, config=SceneConfig(**SCENE_SETTINGS))
+        sources = RealSources(photos=real_photos, single_tiles=singles, scenes=renderer)
+        result = run(recipe, sources, out, cache=cache, log=log)
         if report is not None:
             report.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         if json_:
