@@ -10,7 +10,8 @@ Synthetic scenes come from `agari.datasets.scene.render_scene` with the whole
 hand in frame (``fit_prob=1``); seeds start at ``--seed`` (pick seeds the
 classifier was not trained on). ``--detections truth`` feeds the layout and
 reading stages the ground-truth tiles (a perfect locator and classifier) to
-measure them apart from stages 1-2; ``--detections noisy`` jitters the quads
+measure them apart from stages 1-2; ``--detections classify`` gives the true
+quads to the real classifier (a perfect locator); ``--detections noisy`` jitters the quads
 and misreads a share of the faces (``--misread``), to measure how much of a
 fallible classifier the hand-constrained reading corrects.
 
@@ -187,6 +188,51 @@ def noisy_detections(ann, rng: random.Random, rate: float) -> list:
     return out
 
 
+def _detections(args, ann, image, seed: int, classifier) -> list:
+    """Stage 1-2 output for the ``truth``, ``noisy`` and ``classify`` modes."""
+    if args.detections == "truth":
+        return truth_detections(ann)
+    if args.detections == "noisy":
+        return noisy_detections(ann, random.Random(seed), args.misread)
+    boxes = [replace(d, label=None, confidence=0.0, alternatives=(), face_down=False)
+             for d in truth_detections(ann)]
+    return classifier.classify_detections(image, boxes, top_k=args.config.top_k)
+
+
+def read_scene(args, image, ann, situation, seed: int, classifier) -> tuple[PhotoResult, float]:
+    """One scene through the chosen stages; (result, milliseconds).
+
+    In ``pipeline`` mode the photo is timed from its JPEG bytes, as ``agari photo`` reads it.
+    """
+    import cv2
+
+    data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1] \
+        if args.detections == "pipeline" else None
+    t0 = time.perf_counter()
+    try:
+        if data is not None:
+            photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
+            result = read_photo(photo, situation, name=ann.image, classifier=classifier,
+                                config=args.config)
+        else:
+            dets = _detections(args, ann, image, seed, classifier)
+            result = read_detections(dets, situation, name=ann.image,
+                                     size=(ann.width, ann.height), config=args.config)
+    except AgariError as err:
+        result = PhotoResult(ann.image, ann.width, ann.height, error=err)
+    return result, (time.perf_counter() - t0) * 1e3
+
+
+def _failure(seed: int, kind: str, readable: bool, truth, result: PhotoResult) -> dict:
+    got = result.layout
+    return {"seed": seed, "kind": kind, "readable": readable, "truth": truth.hand_text,
+            "truth_dora": [str(t) for t in truth.dora], "truth_ura": [str(t) for t in truth.ura],
+            "read": got.hand_text if got else None,
+            "dora": [str(t) for t in got.dora] if got else None,
+            "ura": [str(t) for t in got.ura] if got else None,
+            "error": result.error.message if result.error else None}
+
+
 def run_synthetic(args, rules: Rules, classifier) -> dict:
     from agari.datasets.scene import SceneConfig, render_scene
 
@@ -204,19 +250,8 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
         kind = ann.meta_value("kind", "?")
         truth = expected_layout(ann.hand, ann.win, ann.tiles)
         situation, true_score = situation_for(truth, rules)
-        t0 = time.perf_counter()
-        try:
-            if args.detections in ("truth", "noisy"):
-                dets = truth_detections(ann) if args.detections == "truth" else \
-                    noisy_detections(ann, random.Random(seed), args.misread)
-                result = read_detections(dets, situation, name=ann.image,
-                                         size=(ann.width, ann.height), config=args.config)
-            else:
-                result = read_photo(image, situation, name=ann.image, classifier=classifier,
-                                    config=args.config)
-        except AgariError as err:
-            result = PhotoResult(ann.image, ann.width, ann.height, error=err)
-        latency.append((time.perf_counter() - t0) * 1e3)
+        result, ms = read_scene(args, image, ann, situation, seed, classifier)
+        latency.append(ms)
         got = result.layout
         readable = all(t.visible >= VISIBLE_MIN for t in ann.tiles if t.role != "other")
         row = {"scenes": 1, "readable": readable,
@@ -232,14 +267,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
                 stats[f"readable {k}"] += int(v)
         tiles += tile_errors(ann, result) if result.detections else Counter()
         if not row["layout"] and len(failures) < args.show_failures:
-            failures.append({"seed": seed, "kind": kind, "readable": readable,
-                             "truth": truth.hand_text,
-                             "truth_dora": [str(t) for t in truth.dora],
-                             "truth_ura": [str(t) for t in truth.ura],
-                             "read": got.hand_text if got else None,
-                             "dora": [str(t) for t in got.dora] if got else None,
-                             "ura": [str(t) for t in got.ura] if got else None,
-                             "error": result.error.message if result.error else None})
+            failures.append(_failure(seed, kind, readable, truth, result))
     return _summary(stats, per_kind, tiles, latency, failures)
 
 
@@ -301,15 +329,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default="shown,standing,table")
     ap.add_argument("--width", type=int, default=1920)
     ap.add_argument("--height", type=int, default=1080)
-    ap.add_argument("--detections", choices=("pipeline", "truth", "noisy"), default="pipeline",
+    ap.add_argument("--detections", choices=("pipeline", "truth", "noisy", "classify"),
+                    default="pipeline",
                     help="pipeline: the real stages 1-2; truth: perfect detections; noisy: "
-                         "truth with jittered quads and --misread of the faces misread")
+                         "truth with jittered quads and --misread of the faces misread; "
+                         "classify: true quads named by the real classifier")
     ap.add_argument("--misread", type=float, default=0.05,
                     help="share of faces the noisy classifier gets wrong first")
     ap.add_argument("--real", type=Path, default=None, help="folder with labels.json")
     ap.add_argument("--rules", default="tenhou")
     ap.add_argument("--show-failures", type=int, default=10)
     ap.add_argument("--threads", type=int, default=None, help="classifier threads")
+    ap.add_argument("--model", type=Path, default=None, help="classifier .onnx (default: shipped)")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
@@ -317,10 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
     args.config = PipelineConfig(layout=layout)
     classifier = None
-    if args.detections == "pipeline" or args.real:
+    if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier
 
-        classifier = TileClassifier.load(threads=args.threads)
+        classifier = TileClassifier.load(args.model, threads=args.threads)
     report = {"args": {k: str(v) for k, v in vars(args).items() if k != "config"}}
     if args.scenes:
         report["synthetic"] = run_synthetic(args, rules, classifier)
