@@ -172,7 +172,7 @@ def test_bad_option_is_an_error(stages, photo_file) -> None:
     assert doc_of(result)["error"]["code"] == "invalid_input"
 
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "shown-hand.jpg"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "hand.jpg"
 
 
 def test_the_shipped_sample_reads_as_its_ground_truth(stages) -> None:

@@ -17,7 +17,7 @@ from agari.vision.reading_checks import Situation
 
 from agari.pipeline import load_image, read_photo
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "shown-hand.jpg"
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "hand.jpg"
 
 pytestmark = [
     pytest.mark.slow,
