@@ -208,3 +208,14 @@ def test_doubtful_tiles_and_scored_alternatives_are_reported(stages, photo_file)
     assert alt["score"]["han"] == doc["score"]["han"] + 1  # the red five's dora
     human = photo(str(photo_file), "--riichi").stdout
     assert "could be 0p" in human
+
+
+def test_photo_takes_every_situation_option_of_score() -> None:
+    import inspect
+
+    from agari.commands import photo as photo_command
+    from agari.commands import score as score_command
+
+    shared = set(inspect.signature(score_command.score).parameters) - {
+        "hand", "json_", "batch", "jobs"}
+    assert shared <= set(inspect.signature(photo_command.photo).parameters)
