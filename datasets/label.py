@@ -267,14 +267,14 @@ def run_label(options: LabelOptions, *, on_event: Listener | None = None) -> Lab
     """
     emit = on_event or (lambda event: None)
     out = Path(options.out)
-    listing = expand_inputs(options.inputs) if options.inputs else None
+    listing = expand_inputs(options.inputs, exclude=out) if options.inputs else None
     config, digest = _worker_config(options)
     lock = JobLock(out)
     journal = None
     try:
         journal = Journal.open(out, resume=options.resume)
         inputs = _settle_inputs(journal, options)
-        listing = listing or expand_inputs(inputs)
+        listing = listing or expand_inputs(inputs, exclude=out)
         journal.settle_meta({"inputs": json.dumps(inputs), "model_sha256": digest,
                              "top_k": str(options.top_k)})
         return _run(journal, options, listing, config, emit)

@@ -114,11 +114,14 @@ def _expand_one(spec: str) -> tuple[Path, list[Path], list[Path]]:
     return _anchor_of_pattern(os.path.expanduser(spec)).absolute(), images, others
 
 
-def expand_inputs(specs: list[str] | tuple[str, ...]) -> InputListing:
+def expand_inputs(specs: list[str] | tuple[str, ...], *,
+                  exclude: Path | None = None) -> InputListing:
     """Expand INPUT arguments (files, folders, glob patterns) into named images.
 
     Args:
         specs: the arguments as given; relative paths are taken from the current folder.
+        exclude: a folder whose files are never inputs (the job's own output folder,
+            which may sit inside an input folder and holds links to the images).
 
     Returns:
         The listing, images sorted by name; a file reached twice is listed once.
@@ -135,6 +138,10 @@ def expand_inputs(specs: list[str] | tuple[str, ...]) -> InputListing:
         anchors.append(anchor)
         files += found
         others += rest
+    if exclude is not None:
+        skip = Path(exclude).absolute()
+        files = [p for p in files if not p.is_relative_to(skip)]
+        others = [p for p in others if not p.is_relative_to(skip)]
     root = Path(os.path.commonpath([str(a) for a in anchors]))
     by_name: dict[str, InputImage] = {}
     for path in files:

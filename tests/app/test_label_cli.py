@@ -25,7 +25,7 @@ from label_factories import (  # noqa: E402 - the label tests' shared factories
 runner = CliRunner()
 KILL_AFTER = 3
 """Images finished before the run is killed (of `KILL_PHOTOS`)."""
-KILL_PHOTOS = 14
+KILL_PHOTOS = 10
 
 
 @pytest.fixture(scope="module")

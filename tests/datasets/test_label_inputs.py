@@ -67,6 +67,15 @@ def test_bad_specs_are_clear_errors(tree, monkeypatch, spec, message):
     assert err.value.code == "no_input"
 
 
+def test_the_jobs_own_output_folder_is_never_an_input(tree, monkeypatch):
+    touch(tree, "a/out/images/1.jpg", "a/out/annotations.csv")
+    monkeypatch.chdir(tree)
+    listing = expand_inputs(["a"], exclude=tree / "a" / "out")
+    assert names(listing) == ["1.jpg", "2.PNG", "deep/3.webp"]
+    assert [p.name for p in listing.not_images] == ["readme.md"]
+    assert "out/images/1.jpg" in names(expand_inputs(["a"]))
+
+
 def test_no_specs_is_an_error():
     with pytest.raises(InvalidInput, match="no inputs"):
         expand_inputs([])

@@ -136,12 +136,13 @@ def test_review_sheet_and_confidence_cut(photos, model, reference, tmp_path):
     ("no --resume", "journal_exists"),
 ])
 def test_a_resume_must_be_the_same_job(photos, model, tmp_path, change, code):
-    run_label(options(photos, model, tmp_path / "out"))
-    kw = {"resume": True, "model": model}
+    day1 = (str(photos[0] / "day1"),)
+    run_label(options(photos, model, tmp_path / "out", inputs=day1))
+    kw = {"resume": True, "model": model, "inputs": day1}
     if change == "other model":
         kw["model"] = write_toy_model(tmp_path / "other.onnx", input_size=(40, 30))
     elif change == "other inputs":
-        kw["inputs"] = (str(photos[0] / "day1"),)
+        kw["inputs"] = (str(photos[0] / "day2"),)
     elif change == "other top-k":
         kw["top_k"] = 5
     else:
