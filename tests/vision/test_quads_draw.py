@@ -1,0 +1,53 @@
+"""Quad helpers and the annotator."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.draw import annotate
+from agari.vision.quads import fit_quad, order_quad, quad_iou, quad_overlap
+
+SQUARE = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+
+
+@pytest.mark.parametrize(
+    ("up", "first"),
+    [((0, -1), (0, 0)), ((0, 1), (10, 10)), ((-1, 0), (0, 10)), ((1, 0), (10, 0))],
+)
+def test_order_quad_starts_at_the_top_left_of_the_frame(up, first):
+    shuffled = SQUARE[[2, 0, 3, 1]]
+    q = order_quad(shuffled, up)
+    assert tuple(q[0]) == first
+    # TL -> TR runs a quarter turn clockwise from up (on screen, y down).
+    edge = q[1] - q[0]
+    assert np.dot(edge, (-up[1], up[0])) > 0
+
+
+@pytest.mark.parametrize(
+    ("shift", "iou", "overlap"), [(0, 1.0, 1.0), (5, 1 / 3, 0.5), (10, 0.0, 0.0)]
+)
+def test_quad_iou_and_overlap(shift, iou, overlap):
+    other = SQUARE + np.float32([shift, 0])
+    assert quad_iou(SQUARE, other) == pytest.approx(iou, abs=1e-3)
+    assert quad_overlap(SQUARE, other) == pytest.approx(overlap, abs=1e-3)
+
+
+def test_fit_quad_follows_a_perspective_outline():
+    trapezoid = np.int32([[20, 0], [80, 0], [100, 60], [0, 60]]).reshape(-1, 1, 2)
+    q = order_quad(fit_quad(trapezoid))
+    assert np.allclose(q, [[20, 0], [80, 0], [100, 60], [0, 60]], atol=1.5)
+
+
+def test_annotate_draws_on_a_copy():
+    img = np.full((120, 160, 3), 90, np.uint8)
+    dets = [
+        TileDetection(((20, 20), (50, 20), (50, 60), (20, 60)), label=Tile.parse("5m"),
+                      confidence=0.9),
+        TileDetection(((70, 30), (120, 30), (120, 60), (70, 60)), sideways=True, face_down=True),
+    ]
+    out = annotate(img, dets)
+    assert (img == 90).all()
+    assert out.shape == img.shape and not np.array_equal(out, img)
+    assert annotate(img, []).tolist() == img.tolist()

@@ -1,0 +1,297 @@
+"""Tile proposals: regions at many levels, split into tiles, reduced to one per tile.
+
+Works on the downscaled working image; `agari.vision.locate` maps the result
+back. A proposal is a quad with a score (how clean a tile it is) and whether it
+came from the back (colourful) map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from agari.vision.quads import quad_area, quad_overlap
+from agari.vision.regions import (
+    LevelConfig,
+    MapConfig,
+    Region,
+    back_map,
+    contrast_map,
+    face_map,
+    level_regions,
+    threshold_levels,
+)
+from agari.vision.scoring import ScoreWeights, count_votes, tile_score
+from agari.vision.split import SplitConfig, TileSize, split_region
+from agari.vision.verify import VerifyConfig, edge_support
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """One tile candidate in working pixels.
+
+    Attributes:
+        quad: float32 ``(4, 2)`` corners, unordered.
+        score: log-odds of being one whole tile (`agari.vision.scoring`).
+        face_down: found on the back (colour) map.
+        features: the measurements the score was made of (for evaluation).
+    """
+
+    quad: np.ndarray
+    score: float
+    face_down: bool = False
+    features: dict[str, float] | None = field(default=None, compare=False)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.quad.mean(axis=0)
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalConfig:
+    """Tuning of proposal generation (sizes in working pixels)."""
+
+    maps: MapConfig = field(default_factory=MapConfig)
+    levels: LevelConfig = field(default_factory=LevelConfig)
+    split: SplitConfig = field(default_factory=SplitConfig)
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    contrast_steps: tuple[float, ...] = (2.0, 5.0, 9.0, 14.0, 20.0)
+    """Grey levels above the local mean at which the contrast map is thresholded."""
+    contrast_block: float = 0.05
+    """Box side of the local mean, as a fraction of the image's shorter side."""
+    contrast_min_block: int = 15
+    min_tile_side: float = 8.0
+    """Smallest tile short side kept (working pixels)."""
+    max_area_fraction: float = 0.5
+    """Regions larger than this share of the image are background."""
+    region_min_rectangularity: float = 0.72
+    """Regions less rectangular than this are not tile groups."""
+    single_min_rectangularity: float = 0.85
+    single_aspect: tuple[float, float] = (0.5, 0.95)
+    """Short/long side range of a region taken as one tile (faces foreshorten)."""
+    tile_aspect: float = 0.75
+    """Short/long of an upright riichi tile face, used when nothing better is known."""
+    size_radius: float = 2.0
+    """Single tiles within this many tile lengths of a region set its tile size."""
+    weights: ScoreWeights = field(default_factory=ScoreWeights)
+    vote_iou: float = 0.7
+    """Two proposals with boxes this alike count as finding the same tile."""
+    back_steps: tuple[float, ...] = (60.0, 80.0, 100.0, 120.0, 140.0, 160.0, 185.0)
+    """Levels of the colourfulness map for face-down tiles (faces and tables stay below)."""
+    nms_overlap: float = 0.45
+    """Proposals overlapping a better one by more than this (of the smaller) are dropped."""
+    min_score: float = 0.0
+    """Proposals scoring lower are dropped."""
+
+
+def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
+            keep_all: bool = False) -> list[Proposal]:
+    """Tile proposals in a working image.
+
+    Args:
+        work: BGR ``uint8 (h, w, 3)`` working image.
+        keep_all: return every scored candidate, without suppression or the
+            score threshold (for evaluation and fitting the score weights).
+
+    Returns:
+        Non-overlapping proposals, best first.
+    """
+    face, gray = face_map(work, cfg.maps)
+    regions = _regions(face, cfg)
+    if cfg.contrast_steps:
+        block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
+        steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
+        regions += _regions(contrast_map(gray, block), cfg, steps)
+    cands = [_split_all(regions, gray, cfg)]
+    if cfg.back_steps:
+        backs = back_map(work, cfg.maps)
+        steps = np.asarray(cfg.back_steps, np.float32)
+        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
+    props = _scored(cands, cfg)
+    return props if keep_all else suppress(props, cfg.nms_overlap, cfg.min_score)
+
+
+def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None
+             ) -> list[Region]:
+    min_area = cfg.min_tile_side * cfg.min_tile_side / cfg.tile_aspect
+    return level_regions(
+        score,
+        threshold_levels(score, cfg.levels) if thresholds is None else thresholds,
+        min_area=min_area,
+        max_area=cfg.max_area_fraction * score.size,
+        min_rectangularity=cfg.region_min_rectangularity,
+        open_kernel=cfg.levels.open_kernel,
+    )
+
+
+def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
+               face_down: bool = False) -> dict[str, np.ndarray]:
+    """Split every distinct region by its local tile size and measure the pieces.
+
+    Returns:
+        Column arrays: ``quad`` float32 ``(N, 4, 2)``, ``face_down`` bool and the
+        per-piece features of `agari.vision.scoring` except ``votes``.
+    """
+    anchors = _size_anchors(regions, cfg)
+    quads, expected, pieces = [], [], []
+    for r in _distinct(regions):
+        size = _local_size(r, anchors, cfg)
+        if size is None:
+            continue
+        for p in split_region(image, r.contour, size, cfg.split):
+            quads.append(p.quad)
+            expected.append(size.short * size.long)
+            pieces.append(p)
+    if not quads:
+        return {}
+    q = np.stack(quads).astype(np.float32)
+    sides = np.sort(edge_support(image, q, cfg.verify).sides, axis=1)
+    area = np.array([quad_area(x) for x in q], np.float32)
+    return {
+        "quad": q,
+        "face_down": np.full(len(q), face_down),
+        "side_mean": sides.mean(axis=1),
+        "side_2": sides[:, 1],
+        "seam": np.array([p.seam for p in pieces], np.float32),
+        "uncut": np.array([p.cuts == 0 for p in pieces], np.float32),
+        "size_dev": np.abs(np.log(np.maximum(area, 1.0) / np.asarray(expected, np.float32))),
+        "fill": np.array([p.fill for p in pieces], np.float32),
+    }
+
+
+def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Proposal]:
+    """Join the candidates of all maps, count votes, and score them."""
+    cands = [c for c in cands if c]
+    if not cands:
+        return []
+    cols = {k: np.concatenate([c[k] for c in cands]) for k in cands[0]}
+    q = cols["quad"]
+    boxes = np.concatenate([q.min(axis=1), q.max(axis=1)], axis=1)
+    cols["votes"] = count_votes(boxes, cfg.vote_iou).astype(np.float32)
+    score = tile_score(cols, cfg.weights)
+    names = [k for k in cols if k not in ("quad", "face_down")]
+    return [
+        Proposal(q[i], float(score[i]), bool(cols["face_down"][i]),
+                 {k: float(cols[k][i]) for k in names})
+        for i in range(len(q))
+    ]
+
+
+def _is_single(r: Region, cfg: ProposalConfig) -> bool:
+    lo, hi = cfg.single_aspect
+    return r.rectangularity >= cfg.single_min_rectangularity and lo <= r.aspect <= hi
+
+
+def _size_anchors(regions: list[Region], cfg: ProposalConfig) -> np.ndarray:
+    """``(N, 4)`` float32 rows ``cx, cy, short, long`` of credible single tiles.
+
+    A credible single is tile-shaped, found at two or more levels (stable), and
+    holds no two smaller tile-shaped regions (else it is a pair or a grid).
+    """
+    singles = [r for r in regions if _is_single(r, cfg)]
+    if not singles:
+        return np.zeros((0, 4), np.float32)
+    cx = np.array([r.rect[0][0] for r in singles], np.float32)
+    cy = np.array([r.rect[0][1] for r in singles], np.float32)
+    area = np.array([r.area for r in singles], np.float32)
+    rows = []
+    for r in singles:
+        same = [q for q in singles if q is not r and q.level != r.level and _same_box(r, q, 0.05)]
+        if not same:
+            continue
+        box = cv2.boxPoints(r.rect)
+        smaller = area < 0.6 * r.area
+        if smaller.sum() >= 2:
+            pts = np.stack([cx[smaller], cy[smaller]], axis=1)
+            hits = sum(
+                cv2.pointPolygonTest(box, (float(x), float(y)), False) >= 0 for x, y in pts
+            )
+            if hits >= 2:
+                continue
+        rows.append((r.rect[0][0], r.rect[0][1], r.short_side, r.long_side))
+    return np.array(rows, dtype=np.float32).reshape(-1, 4)
+
+
+def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize | None:
+    """The tile size at a region.
+
+    The median of the credible single tiles inside the region, else of those
+    near it (within `size_radius` of their own length) that could fit in it;
+    else the region's own shape: one tile, or a lone row of upright tiles
+    whose height is the tiles' long side.
+    """
+    if len(anchors):
+        box = cv2.boxPoints(r.rect)
+        dist = np.array([-cv2.pointPolygonTest(box, (float(x), float(y)), True)
+                         for x, y in anchors[:, :2]])
+        inside = anchors[dist <= 0]
+        near = anchors[(dist <= cfg.size_radius * anchors[:, 3])
+                       & (anchors[:, 2] <= cfg.split.one_tile * r.short_side)]
+        pick = inside if len(inside) else near
+        if len(pick):
+            short, long_ = float(np.median(pick[:, 2])), float(np.median(pick[:, 3]))
+            return TileSize(min(short, long_), max(short, long_))
+    if _is_single(r, cfg):
+        return TileSize(r.short_side, r.long_side)
+    if r.aspect < cfg.single_aspect[0] and r.short_side >= cfg.min_tile_side:
+        # A lone row of upright tiles: its height is the tiles' long side.
+        return TileSize(cfg.tile_aspect * r.short_side, r.short_side)
+    return None
+
+
+def _distinct(regions: list[Region], tol: float = 0.03) -> list[Region]:
+    """Drop regions that repeat one from the previous level (same box within ``tol``)."""
+    out: list[Region] = []
+    prev: list[Region] = []
+    level = -1
+    current: list[Region] = []
+    for r in regions:
+        if r.level != level:
+            prev, current, level = current, [], r.level
+        current.append(r)
+        if any(_same_box(r, q, tol) for q in prev):
+            continue
+        out.append(r)
+    return out
+
+
+def _same_box(a: Region, b: Region, tol: float) -> bool:
+    (ax, ay), (aw, ah), _ = a.rect
+    (bx, by), (bw, bh), _ = b.rect
+    scale = max(aw, ah, bw, bh, 1.0)
+    return (
+        abs(ax - bx) <= tol * scale
+        and abs(ay - by) <= tol * scale
+        and abs(a.area - b.area) <= 2 * tol * max(a.area, b.area)
+    )
+
+
+def suppress(props: list[Proposal], overlap: float, min_score: float) -> list[Proposal]:
+    """Greedy non-maximum suppression by overlap of the smaller quad.
+
+    Args:
+        props: proposals in any order.
+        overlap: a proposal overlapping an accepted one by more than this is dropped.
+        min_score: proposals below this score are dropped first.
+
+    Returns:
+        Accepted proposals, best score first.
+    """
+    props = sorted((p for p in props if p.score >= min_score), key=lambda p: -p.score)
+    if not props:
+        return []
+    boxes = np.array([[*p.quad.min(axis=0), *p.quad.max(axis=0)] for p in props], np.float32)
+    kept: list[int] = []
+    for i, p in enumerate(props):
+        if kept:
+            k = np.array(kept)
+            b = boxes[k]
+            hit = (
+                (b[:, 0] < boxes[i, 2]) & (b[:, 2] > boxes[i, 0])
+                & (b[:, 1] < boxes[i, 3]) & (b[:, 3] > boxes[i, 1])
+            )
+            if any(quad_overlap(p.quad, props[j].quad) > overlap for j in k[hit]):
+                continue
+        kept.append(i)
+    return [props[i] for i in kept]

@@ -1,0 +1,116 @@
+"""Quad geometry for the locator: fitting, ordering, overlap.
+
+A quad here is a float32 ``(4, 2)`` array of image points. Helpers accept any
+sequence of four ``(x, y)`` points.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+QUAD_FIT_EPSILON = (0.02, 0.04, 0.06, 0.08)
+"""approxPolyDP tolerances tried, as fractions of the contour's perimeter."""
+
+QUAD_FIT_MIN_FILL = 0.92
+"""A 4-gon fit must cover at least this share of the contour's convex hull."""
+
+
+def rect_quad(rect: tuple) -> np.ndarray:
+    """The corners of a ``cv2.minAreaRect`` result as a float32 ``(4, 2)`` quad."""
+    return cv2.boxPoints(rect).astype(np.float32)
+
+
+def fit_quad(contour: np.ndarray) -> np.ndarray:
+    """A perspective quad around a contour: a convex 4-gon if one fits, else the min-area box.
+
+    Args:
+        contour: int32 or float32 ``(N, 1, 2)`` contour points.
+
+    Returns:
+        float32 ``(4, 2)`` corners, in no particular order (see `order_quad`).
+    """
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    peri = cv2.arcLength(hull, True)
+    for eps in QUAD_FIT_EPSILON:
+        poly = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(poly) < 4:
+            break
+        if len(poly) == 4 and cv2.isContourConvex(poly):
+            if cv2.contourArea(poly) >= QUAD_FIT_MIN_FILL * hull_area:
+                return poly.reshape(4, 2).astype(np.float32)
+            break
+    return rect_quad(cv2.minAreaRect(hull))
+
+
+def order_quad(quad: np.ndarray, up: tuple[float, float] = (0.0, -1.0)) -> np.ndarray:
+    """Order a quad's corners TL, TR, BR, BL for a frame whose up direction is ``up``.
+
+    The corners are sorted by angle around the centre; the first is the one
+    whose edge to the next faces ``up`` best, so the TL→TR edge is the top.
+
+    Args:
+        quad: float ``(4, 2)`` corners in any order.
+        up: unit vector in image coordinates (y down) pointing to the frame's top.
+
+    Returns:
+        float32 ``(4, 2)`` TL, TR, BR, BL.
+    """
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise on screen (y down)
+    u = np.asarray(up, dtype=np.float32)
+    mids = (q + np.roll(q, -1, axis=0)) / 2.0 - c
+    start = int(np.argmax(mids @ u))
+    return np.roll(q, -start, axis=0)
+
+
+def quad_sides(quad: np.ndarray) -> tuple[float, float]:
+    """Mean lengths of the TL→TR/BL→BR edges (across) and TL→BL/TR→BR edges (down)."""
+    q = np.asarray(quad, dtype=np.float32)
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2.0
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2.0
+    return float(across), float(down)
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Area of a simple quad (shoelace), in square pixels."""
+    q = np.asarray(quad, dtype=np.float64)
+    x, y = q[:, 0], q[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a32 = np.asarray(a, dtype=np.float32).reshape(4, 2)
+    b32 = np.asarray(b, dtype=np.float32).reshape(4, 2)
+    inter, _ = cv2.intersectConvexConvex(_ccw(a32), _ccw(b32))
+    union = quad_area(a32) + quad_area(b32) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over the smaller quad's area: 1 when one lies inside the other."""
+    a32 = np.asarray(a, dtype=np.float32).reshape(4, 2)
+    b32 = np.asarray(b, dtype=np.float32).reshape(4, 2)
+    inter, _ = cv2.intersectConvexConvex(_ccw(a32), _ccw(b32))
+    small = min(quad_area(a32), quad_area(b32))
+    return float(inter / small) if small > 0 else 0.0
+
+
+def _ccw(q: np.ndarray) -> np.ndarray:
+    hull = cv2.convexHull(q)
+    return hull.reshape(-1, 2)
+
+
+def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """IoU of two axis-aligned ``(x, y, w, h)`` boxes."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    ix = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))
+    iy = max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0

@@ -1,0 +1,206 @@
+"""Candidate regions: bright tile faces and coloured tile backs at many threshold levels.
+
+Tiles are found as connected regions of a score map thresholded at several
+levels, in the spirit of maximally stable extremal regions: whatever the light,
+some level separates a face from its darker surroundings (table, tray, the
+shadowed seam to the next tile). Each level's outer contours become `Region`
+values; the locator decides which are single tiles and which are rows or grids
+to split.
+
+Score maps are ``uint8 (H, W)``:
+
+- faces: grey level, minus a penalty for strong colour (a coloured back is not
+  a face; ivory and white faces are only slightly saturated), minus the dark
+  thin lines found by a black-hat filter (seams between touching tiles).
+- backs: colourfulness (HSV saturation × value), high on red/blue/green/yellow
+  backs, low on faces and on grey or wooden tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class MapConfig:
+    """Tuning of the score maps (all in 8-bit units at the working scale)."""
+
+    face_saturation_free: int = 70
+    """Saturation a face may have without penalty (ivory faces reach ~50)."""
+    face_saturation_weight: float = 2.0
+    """Grey levels lost per unit of saturation above `face_saturation_free`."""
+    seam_kernel: int = 7
+    """Black-hat kernel side: thin dark lines narrower than this are seams."""
+    seam_weight: float = 2.0
+    """How strongly seams (black-hat response) are subtracted from the face map."""
+    back_min_value: int = 60
+    """Pixels darker than this are never back candidates (shadows are unsaturated noise)."""
+    smooth_sigma: float = 1.0
+    """Gaussian blur before the gradient of the smoothness map."""
+    smooth_percentile: float = 97.0
+    """Gradient percentile that maps to zero smoothness."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelConfig:
+    """How many threshold levels, over which range of the score map."""
+
+    levels: int = 14
+    """Threshold levels between the low and high percentiles."""
+    low_percentile: float = 5.0
+    high_percentile: float = 99.8
+    open_kernel: int = 3
+    """Each level is opened with a square this wide: cuts thin bridges (grain, faint seams)."""
+    min_valid: int = 8
+    """Pixels at or below this grey level are ignored for percentiles (black borders)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One outer contour at one threshold level (working-image pixels).
+
+    Attributes:
+        contour: int32 ``(N, 1, 2)``.
+        rect: ``cv2.minAreaRect`` of the contour: ``((cx, cy), (w, h), angle)``.
+        area: contour area in square pixels.
+        rectangularity: ``area / (w * h)``: 1 for a perfect rectangle.
+        level: index of the threshold level (higher = brighter).
+    """
+
+    contour: np.ndarray
+    rect: tuple
+    area: float
+    rectangularity: float
+    level: int
+
+    @property
+    def aspect(self) -> float:
+        """Short side over long side of the min-area box, in (0, 1]."""
+        w, h = self.rect[1]
+        return float(min(w, h) / max(w, h)) if max(w, h) > 0 else 0.0
+
+    @property
+    def long_side(self) -> float:
+        return float(max(self.rect[1]))
+
+    @property
+    def short_side(self) -> float:
+        return float(min(self.rect[1]))
+
+
+def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> tuple[np.ndarray, np.ndarray]:
+    """Face score and grey image.
+
+    Args:
+        bgr: ``uint8 (H, W, 3)`` working image.
+
+    Returns:
+        ``(score, gray)``, both ``uint8 (H, W)``.
+    """
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    sat = _saturation(bgr)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.seam_kernel, cfg.seam_kernel))
+    seams = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, k)
+    score = gray.astype(np.float32)
+    excess = np.maximum(sat.astype(np.float32) - cfg.face_saturation_free, 0)
+    score -= cfg.face_saturation_weight * excess
+    score -= cfg.seam_weight * seams.astype(np.float32)
+    return np.clip(score, 0, 255).astype(np.uint8), gray
+
+
+def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
+    """Colourfulness ``uint8 (H, W)``: saturation scaled by value, 0 where dark."""
+    hi = bgr.max(axis=2)
+    sat = _saturation(bgr)
+    score = (sat.astype(np.uint16) * hi.astype(np.uint16) // 255).astype(np.uint8)
+    score[hi < cfg.back_min_value] = 0
+    return score
+
+
+def contrast_map(gray: np.ndarray, block: int) -> np.ndarray:
+    """Local contrast ``uint8 (H, W)``: 128 plus the grey level above its ``block`` box mean.
+
+    A face is brighter than the dark outline and shadow around it even when it
+    is no brighter than the table itself (ivory on pale wood); thresholding
+    this map a few steps above 128 is an adaptive threshold.
+    """
+    mean = cv2.blur(gray, (block, block), borderType=cv2.BORDER_REPLICATE)
+    d = gray.astype(np.int16) - mean.astype(np.int16) + 128
+    return np.clip(d, 0, 255).astype(np.uint8)
+
+
+def smooth_map(gray: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
+    """Smoothness ``uint8 (H, W)``: high where the grey level barely changes.
+
+    A face is a smooth plate bounded by strong edges (its outline, the seam to
+    the next tile) even where it is no brighter than the table, e.g. ivory
+    tiles on light wood. The gradient is scaled by a high percentile of its
+    own values so that the map does not depend on the exposure.
+    """
+    g = cv2.GaussianBlur(gray, (0, 0), cfg.smooth_sigma)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    ref = float(np.percentile(mag[::4, ::4], cfg.smooth_percentile)) or 1.0
+    return np.clip(255.0 - mag * (255.0 / ref), 0, 255).astype(np.uint8)
+
+
+def _saturation(bgr: np.ndarray) -> np.ndarray:
+    """HSV saturation ``uint8 (H, W)`` without computing hue."""
+    hi = bgr.max(axis=2).astype(np.uint16)
+    lo = bgr.min(axis=2).astype(np.uint16)
+    return ((hi - lo) * 255 // np.maximum(hi, 1)).astype(np.uint8)
+
+
+def threshold_levels(score: np.ndarray, cfg: LevelConfig = LevelConfig()) -> np.ndarray:
+    """Evenly spaced thresholds between two percentiles of the non-black pixels (float32)."""
+    valid = score[score > cfg.min_valid]
+    if valid.size == 0:
+        return np.zeros(0, dtype=np.float32)
+    lo, hi = np.percentile(valid, [cfg.low_percentile, cfg.high_percentile])
+    if hi - lo < 2:
+        return np.zeros(0, dtype=np.float32)
+    return np.linspace(lo, hi, cfg.levels + 2, dtype=np.float32)[1:-1]
+
+
+def level_regions(
+    score: np.ndarray,
+    thresholds: np.ndarray,
+    *,
+    min_area: float,
+    max_area: float,
+    min_rectangularity: float,
+    open_kernel: int = 3,
+) -> list[Region]:
+    """Outer contours of ``score > t`` for each threshold, filtered by size and shape.
+
+    Each binary level is opened with a 3×3 square first, which cuts one-pixel
+    bridges (wood grain, a faint seam) between regions.
+
+    Args:
+        score: ``uint8 (H, W)`` score map.
+        thresholds: the levels, ascending.
+        min_area, max_area: contour area bounds in square pixels.
+        min_rectangularity: lowest ``area / min-area-box area`` kept.
+    """
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (open_kernel, open_kernel))
+    out: list[Region] = []
+    for i, t in enumerate(thresholds):
+        _, binary = cv2.threshold(score, float(t), 1, cv2.THRESH_BINARY)
+        binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if len(c) < 4:
+                continue
+            area = cv2.contourArea(c)
+            if not min_area <= area <= max_area:
+                continue
+            rect = cv2.minAreaRect(c)
+            box = rect[1][0] * rect[1][1]
+            rectangularity = area / box if box > 0 else 0.0
+            if rectangularity >= min_rectangularity:
+                out.append(Region(c, rect, float(area), float(rectangularity), i))
+    return out

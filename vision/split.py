@@ -1,0 +1,338 @@
+"""Split a region of touching tiles (a row, a meld, a tray grid) into single tiles.
+
+A region is rectified by its min-area box. Along each side, the cut positions
+are chosen by dynamic programming over a seam profile: every segment must be
+one tile wide (upright, or a sideways tile's length, which costs a little
+more), and the cuts should fall on dark seams. For a grid the axis whose cuts
+are clearest goes first (the straight seams between rows); each strip is then
+re-fitted and split again, so staggered and slightly curved rows come apart
+cleanly and a row's perspective is followed.
+
+Seam strength of a line is how much darker the line is than the face brightness
+next to it (a black-hat across the line), taken as a low percentile along the
+line so that the line must be dark over most of its length: an ink stroke or a
+bamboo stick darkens only part of it. A gap in the region's mask (tiles that do
+not quite touch) counts as a full seam.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from agari.vision.quads import fit_quad
+
+
+@dataclass(frozen=True, slots=True)
+class TileSize:
+    """Apparent tile face size in working pixels (short and long side)."""
+
+    short: float
+    long: float
+
+    def __post_init__(self) -> None:
+        if not 0 < self.short <= self.long:
+            raise ValueError(f"tile size needs 0 < short <= long, got {self.short}, {self.long}")
+
+
+@dataclass(frozen=True, slots=True)
+class SplitConfig:
+    """Tuning of the splitter."""
+
+    max_tiles: int = 40
+    """A region longer than this many tiles is not a tile group (a table rim, paper)."""
+    one_tile: float = 1.32
+    """A box within this factor of the tile size on both sides is one tile."""
+    min_fraction: float = 0.6
+    """Pieces shorter than this fraction of the tile's short side are fragments, dropped."""
+    width_tolerance: float = 0.28
+    """A segment may be this much shorter or longer than the tile extent."""
+    width_penalty: float = 0.5
+    """DP cost per unit of |log(segment width / tile extent)|."""
+    alt_width_cost: float = 0.15
+    """Extra DP cost of a segment of the other extent (a sideways tile in a row)."""
+    cut_cost: float = 0.08
+    """DP cost of each cut, so that cuts need some seam to pay for themselves."""
+    end_slack: float = 0.2
+    """The first and last cut may leave this share of a tile unused at the region's ends."""
+    bins_per_tile: int = 14
+    """Resolution of the DP: bins across one tile's short side."""
+    seam_kernel_frac: float = 0.25
+    """Black-hat length across a seam, as a fraction of the tile's short side."""
+    seam_clip: float = 0.25
+    """Darkness is clipped at this share of the face brightness."""
+    seam_percentile: float = 30.0
+    """Seam strength is this percentile of darkness along the line (most of it must be dark)."""
+    seam_tolerance: int = 1
+    """Lines find seams within this many pixels (the dark map is widened by it)."""
+    max_slope: float = 0.25
+    """Steepest lean of a seam tried, pixels along per pixel across (perspective)."""
+    max_slope_steps: int = 7
+    """At most this many slopes each side of upright."""
+    margin_zone: float = 0.14
+    """Share of the line at each end of a region where faces are blank (0 disables the test)."""
+    pad: int = 2
+    """Pixels of margin around a rectified region."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One tile cut out of a region.
+
+    Attributes:
+        quad: float32 ``(4, 2)`` corners in working pixels, unordered.
+        fill: the piece's area over its min-area box's (1 for a clean rectangle).
+        seam: weakest seam strength of the cuts that made it (1.0 when uncut).
+        cuts: number of cuts on the way from the region to this piece.
+    """
+
+    quad: np.ndarray
+    fill: float
+    seam: float
+    cuts: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A region rectified by its min-area box: image → frame affine and the frame images."""
+
+    to_frame: np.ndarray  # float64 (2, 3)
+    gray: np.ndarray  # float32 (h, w)
+    mask: np.ndarray  # uint8 (h, w), 1 inside the region
+    width: float  # box side along the frame's x
+    height: float
+
+
+def fits_one(width: float, height: float, size: TileSize, cfg: SplitConfig) -> bool:
+    """True when a ``width × height`` box is one tile (either way round) within `one_tile`."""
+    lim = math.log(cfg.one_tile)
+    for ex, ey in ((size.short, size.long), (size.long, size.short)):
+        if abs(math.log(width / ex)) <= lim and abs(math.log(height / ey)) <= lim:
+            return True
+    return False
+
+
+def split_region(
+    gray: np.ndarray, contour: np.ndarray, size: TileSize, cfg: SplitConfig = SplitConfig()
+) -> list[Piece]:
+    """Cut a region into tile pieces.
+
+    Args:
+        gray: ``uint8 (H, W)`` working image.
+        contour: int32 ``(N, 1, 2)`` outer contour of the region.
+        size: expected tile size near this region.
+
+    Returns:
+        The pieces; empty when the region is a fragment, far too long, or no
+        whole number of tiles fits it.
+    """
+    out: list[Piece] = []
+    stack: list[tuple[np.ndarray, float, int]] = [(contour, 1.0, 0)]
+    while stack:
+        c, seam, cuts = stack.pop()
+        rect = cv2.minAreaRect(c)
+        w, h = rect[1]
+        if min(w, h) < cfg.min_fraction * size.short or max(w, h) > cfg.max_tiles * size.long:
+            continue
+        if fits_one(w, h, size, cfg):
+            box = w * h
+            fill = cv2.contourArea(c) / box if box > 0 else 0.0
+            out.append(Piece(fit_quad(c), float(fill), seam, cuts))
+            continue
+        if cuts > 2 * cfg.max_tiles:
+            continue
+        frame = _rectify(gray, c, rect, cfg.pad)
+        plan = _plan(frame, size, cfg)
+        if plan is None:
+            continue
+        axis, positions, strength = plan
+        for part in _cut(frame, axis, positions):
+            stack.append((part, min(seam, strength), cuts + 1))
+    return out
+
+
+def _rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int) -> _Frame:
+    (cx, cy), (w, h), ang = rect
+    t = math.radians(ang)
+    cos, sin = math.cos(t), math.sin(t)
+    fw, fh = int(math.ceil(w)) + 2 * pad, int(math.ceil(h)) + 2 * pad
+    # Frame x runs along the box's width direction (cos, sin), y along (-sin, cos).
+    m = np.array(
+        [[cos, sin, fw / 2 - (cos * cx + sin * cy)], [-sin, cos, fh / 2 - (-sin * cx + cos * cy)]]
+    )
+    g = cv2.warpAffine(gray, m, (fw, fh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    pts = cv2.transform(contour.reshape(-1, 1, 2).astype(np.float64), m)
+    mask = np.zeros((fh, fw), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
+    return _Frame(m, g.astype(np.float32), mask, float(w), float(h))
+
+
+def _seam_profile(frame: _Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
+                  lean: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Seam strength (0..1) and slope of the best line through each position along ``axis``.
+
+    Lines cross the axis (axis 0: near-vertical lines at each x). Each is tried
+    at a few slopes, because the seams of a row seen in perspective lean
+    towards a vanishing point. A line's strength is a low percentile of its
+    pixels' darkness against the faces beside them (so most of the line must be
+    dark), capped by its mean darkness in the region's two end zones, where
+    faces keep a blank margin and only a seam is dark.
+
+    Returns:
+        ``(strength, slope)``, float32 arrays as long as the frame along ``axis``;
+        slope is the line's offset along the axis per pixel across it. With
+        ``lean`` False only upright lines are tried.
+    """
+    g, mask = frame.gray, frame.mask
+    if axis == 1:
+        g, mask = g.T, mask.T
+    k = max(3, int(round(cfg.seam_kernel_frac * tile_short)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
+    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    inside = mask > 0
+    bright = float(np.percentile(g[inside], 90)) if inside.any() else 255.0
+    cap = cfg.seam_clip * max(bright, 1.0)
+    dark = np.minimum(dark, cap) / cap
+    dark[~inside] = 1.0  # background: a gap across the whole line is a perfect seam
+    if cfg.seam_tolerance > 1:
+        # Widen by a pixel so that a line slightly off the seam still finds it.
+        dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
+    h = dark.shape[0]
+    steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
+    steps = steps if lean else 0
+    slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
+    zone = max(1, int(round(cfg.margin_zone * h)))
+    best = np.full(dark.shape[1], -1.0, np.float32)
+    best_slope = np.zeros(dark.shape[1], np.float32)
+    yc = (h - 1) / 2.0
+    for slope in slopes:
+        m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
+        sheared = cv2.warpAffine(dark, m, (dark.shape[1], h),
+                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_REPLICATE)
+        strength = np.percentile(sheared, cfg.seam_percentile, axis=0)
+        if cfg.margin_zone:
+            head = sheared[:zone].mean(axis=0)
+            tail = sheared[h - zone:].mean(axis=0)
+            strength = np.minimum(strength, np.minimum(head, tail))
+        better = strength > best
+        best[better] = strength[better]
+        best_slope[better] = slope
+    return best, best_slope
+
+
+def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
+          ) -> tuple[int, list[tuple[int, float]], float] | None:
+    """The clearest set of cuts across one axis: ``(axis, [(position, slope)], weakest seam)``.
+
+    Both axes are tried, each with the upright extent first and the other as
+    the costlier alternative; the plan whose cuts have the strongest mean seam
+    wins.
+    """
+    best: tuple[float, int, list[tuple[int, float]], float] | None = None
+    for axis, length in ((0, frame.width), (1, frame.height)):
+        if length < cfg.one_tile * size.short:
+            continue
+        # Only a single row leans as a whole (a standing hand seen in perspective);
+        # the seams of a grid seen from above run straight.
+        across = frame.height if axis == 0 else frame.width
+        prof, slope = _seam_profile(frame, axis, size.short, cfg,
+                                    lean=across <= cfg.one_tile * size.long)
+        for main, alt in ((size.short, size.long), (size.long, size.short)):
+            found = _dp_cuts(prof, float(cfg.pad), cfg.pad + length, main, alt, size.short, cfg)
+            if found is None:
+                continue
+            positions, gains = found
+            mean = float(np.mean(gains))
+            if best is None or mean > best[0]:
+                cuts = [(p, float(slope[p])) for p in positions]
+                best = (mean, axis, cuts, float(np.min(gains)))
+    return None if best is None else best[1:]
+
+
+def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float,
+             short: float, cfg: SplitConfig) -> tuple[list[int], list[float]] | None:
+    """Cut positions between ``start`` and ``end`` (frame pixels) by dynamic programming.
+
+    Every segment is ``main`` (or, at a cost, ``alt``) wide within the width
+    tolerance; the total seam strength at the cuts, less the costs, is maximal.
+
+    Returns:
+        ``(positions, seam strengths)`` of the inner cuts, or None when no
+        whole number of segments fits or the region is one tile.
+    """
+    b = max(1.0, short / cfg.bins_per_tile)
+    n = int(round((end - start) / b))
+    if n < 2:
+        return None
+    centres = start + np.arange(n + 1) * b
+    lo_px = np.clip(np.floor(centres - b / 2).astype(int), 0, len(prof) - 1)
+    hi_px = np.clip(np.ceil(centres + b / 2).astype(int), 1, len(prof))
+    peak = [a + int(np.argmax(prof[a:max(a + 1, z)])) for a, z in zip(lo_px, hi_px, strict=True)]
+    gain = [float(prof[p]) for p in peak]
+    steps: list[tuple[int, float]] = []
+    for width, extra in ((main, 0.0), (alt, cfg.alt_width_cost)):
+        k_lo = max(1, math.floor(width * (1 - cfg.width_tolerance) / b))
+        k_hi = math.ceil(width * (1 + cfg.width_tolerance) / b)
+        for k in range(k_lo, k_hi + 1):
+            cost = extra + cfg.width_penalty * abs(math.log(k * b / width))
+            steps.append((k, cost))
+    slack = int(cfg.end_slack * short / b)
+    neg = -math.inf
+    # best[i]: score of the best cuts ending with a cut at bin i; back[i]: previous cut,
+    # -1 for a start position (the region's first edge, within the slack).
+    best = [0.0 if i <= slack else neg for i in range(n + 1)]
+    back = [-1] * (n + 1)
+    for i in range(1, n + 1):
+        g = gain[i] - cfg.cut_cost
+        for k, cost in steps:
+            j = i - k
+            if j >= 0 and best[j] != neg and best[j] + g - cost > best[i]:
+                best[i], back[i] = best[j] + g - cost, j
+    ends = [i for i in range(max(1, n - slack), n + 1) if back[i] != -1]
+    if not ends:
+        return None
+    i = max(ends, key=lambda e: best[e] + cfg.cut_cost - gain[e])  # the end is no cut
+    cuts: list[int] = []
+    while back[i] != -1:
+        i = back[i]
+        if back[i] != -1:
+            cuts.append(i)
+    if not cuts:
+        return None
+    cuts.reverse()
+    return [peak[c] for c in cuts], [gain[c] for c in cuts]
+
+
+def _cut(frame: _Frame, axis: int, cuts: list[tuple[int, float]]) -> list[np.ndarray]:
+    """Split the frame's mask along lines; return each part's contour in image pixels.
+
+    Each cut is ``(position, slope)``: for axis 0 the line through ``x =
+    position`` at the frame's middle height, leaning ``slope`` pixels in x per
+    pixel in y (axis 1 likewise with x and y swapped).
+    """
+    mask = frame.mask.copy()
+    h, w = mask.shape
+    for pos, slope in cuts:
+        if axis == 0:
+            yc = (h - 1) / 2.0
+            p0 = (pos + slope * (0 - yc), 0.0)
+            p1 = (pos + slope * (h - 1 - yc), h - 1.0)
+        else:
+            xc = (w - 1) / 2.0
+            p0 = (0.0, pos + slope * (0 - xc))
+            p1 = (w - 1.0, pos + slope * (w - 1 - xc))
+        # A 4-connected line leaves no diagonal gap for the 8-connected parts to leak through.
+        cv2.line(mask, tuple(int(round(v)) for v in p0), tuple(int(round(v)) for v in p1), 0, 1,
+                 lineType=4)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    back = cv2.invertAffineTransform(frame.to_frame)
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < 4:
+            continue
+        pts = cv2.transform(c.astype(np.float64), back)
+        out.append(np.round(pts).astype(np.int32))
+    return out
