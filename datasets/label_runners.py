@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -148,6 +150,19 @@ def check_cluster(cluster: str) -> None:
 
 
 @contextmanager
+def _sigint_ignored():
+    """Ignore SIGINT while child processes start: they inherit it, the parent not."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
 def dask_client(cluster: str, *, workers: int):
     """A Dask client for ``local`` (a LocalCluster of ``workers`` processes) or ``tcp://…``.
 
@@ -158,9 +173,10 @@ def dask_client(cluster: str, *, workers: int):
     import distributed
 
     if cluster == "local":
-        local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                         processes=True, dashboard_address=None,
-                                         silence_logs=logging.ERROR)
+        with _sigint_ignored():  # Ctrl-C is the job's to handle, not each Dask process's
+            local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                             processes=True, dashboard_address=None,
+                                             silence_logs=logging.ERROR)
         client = distributed.Client(local)
     else:
         local = None
