@@ -13,7 +13,9 @@ decode, locate, classify, journal commit, COCO export) into a fresh folder.
 Reported per run: the steady rate (images finished after the first, over the
 time since the first: what a long job sees), the overall rate including worker
 start-up and export, and where one image's time goes when run alone in one
-process (decode, locate, classify), so a slow figure can be traced to its stage.
+process (decode, locate, classify), so a slow figure can be traced to its stage,
+and its CPU time, which says what a worker with a free core would reach when the
+machine is shared.
 """
 
 from __future__ import annotations
@@ -52,7 +54,11 @@ def photo_folder(args: argparse.Namespace, scratch: Path) -> tuple[Path, str]:
 
 
 def stage_times(folder: Path, model: str | None, count: int = 16) -> dict[str, float]:
-    """Mean ms per image of each stage, one process, one thread per library."""
+    """Mean ms per image of each stage (wall) and of CPU in all, one process, one thread.
+
+    CPU time does not grow when other programs share the cores, so ``1000 / cpu``
+    is what one worker with a core to itself would reach.
+    """
     import cv2
     from agari.datasets.label_worker import decode_image
     from agari.models.classifier import TileClassifier
@@ -62,6 +68,7 @@ def stage_times(folder: Path, model: str | None, count: int = 16) -> dict[str, f
     clf = TileClassifier.load(model, threads=1)
     totals = {"decode": 0.0, "locate": 0.0, "classify": 0.0, "tiles": 0.0}
     paths = sorted(folder.rglob("*.jpg"))[:count]
+    cpu0 = time.process_time()
     for path in paths:
         t0 = time.perf_counter()
         image = decode_image(path.read_bytes(), path.name)
@@ -73,6 +80,7 @@ def stage_times(folder: Path, model: str | None, count: int = 16) -> dict[str, f
         for key, dt in (("decode", t1 - t0), ("locate", t2 - t1), ("classify", t3 - t2)):
             totals[key] += 1000 * dt
         totals["tiles"] += len(dets)
+    totals["cpu"] = 1000 * (time.process_time() - cpu0)
     return {k: round(v / max(1, len(paths)), 1) for k, v in totals.items()}
 
 
@@ -127,7 +135,9 @@ def main() -> None:
         return
     print(f"photos: {source}")
     print(f"one image alone (ms): decode {stages['decode']}, locate {stages['locate']}, "
-          f"classify {stages['classify']} ({stages['tiles']:.0f} tiles/image)")
+          f"classify {stages['classify']} ({stages['tiles']:.0f} tiles/image); "
+          f"CPU {stages['cpu']} ms/image = {1000 / max(stages['cpu'], 1e-3):.1f} images/s "
+          "per free core")
     for r in results:
         where = f"Dask {r['cluster']}" if r["cluster"] else "process pool"
         print(f"{r['workers']} worker(s), {where}: {r['steady_images_per_s']:.1f} images/s "
