@@ -23,7 +23,7 @@ classifier are passed in as plain callables, and time is the stream's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -39,7 +39,7 @@ from agari.vision.track_match import (
 )
 from agari.vision.track_motion import (
     DEFAULT_MOTION,
-    IDENTITY,
+    ChangeMap,
     MotionConfig,
     Thumb,
     back_to_key,
@@ -51,8 +51,21 @@ from agari.vision.track_motion import (
     significant,
     to_frame,
 )
+from agari.vision.track_region import (
+    DEFAULT_REGION,
+    Box,
+    RegionConfig,
+    changed_box,
+    locate_in,
+    quads_box,
+    search_box,
+    tile_length,
+)
 from agari.vision.track_stable import StabilityGate
+from agari.vision.track_state import Keyframe, TrackedTile, TrackFrame, TrackRecord
 from agari.vision.track_votes import Votes, label_of, reading_of
+
+__all__ = ["DEFAULT_TRACKER", "TileTracker", "TrackFrame", "TrackedTile", "TrackerConfig"]
 
 Locate = Callable[[np.ndarray], Sequence[TileDetection]]
 """Finds tiles in a BGR frame (e.g. `agari.vision.locate.locate`)."""
@@ -66,6 +79,7 @@ class TrackerConfig:
 
     motion: MotionConfig = DEFAULT_MOTION
     match: MatchConfig = DEFAULT_MATCH
+    region: RegionConfig = DEFAULT_REGION
     settle_s: float = 0.12
     """A changed table is located again once it has been still this long."""
     confirm_s: float = 0.1
@@ -100,74 +114,6 @@ class TrackerConfig:
 DEFAULT_TRACKER = TrackerConfig()
 
 
-@dataclass(frozen=True, slots=True)
-class TrackedTile:
-    """One tracked tile in one frame.
-
-    Attributes:
-        id: the track's number, the same for as long as the tile stays and looks the same.
-        detection: its quad in this frame and its voted label, confidence and alternatives.
-        votes: how many readings were voted.
-    """
-
-    id: int
-    detection: TileDetection
-    votes: int
-
-
-@dataclass(frozen=True, slots=True)
-class TrackFrame:
-    """What the tracker knows after one frame.
-
-    Attributes:
-        index: frames seen so far (1 for the first).
-        t: the frame's stream time in seconds.
-        tiles: every tracked tile, quads in this frame's pixels.
-        located: tiles were located in this frame (a keyframe).
-        classified: crops classified in this frame.
-        quiet: nothing on the table moved since the previous frame.
-        pending: the table differs from the last keyframe (a locate is due).
-        motion_ok: the camera's motion is known (else the view was lost).
-        stable: the stable reading's tiles, as they were when it became stable.
-        stable_version: incremented each time ``stable`` changes.
-    """
-
-    index: int
-    t: float
-    tiles: tuple[TrackedTile, ...]
-    located: bool
-    classified: int
-    quiet: bool
-    pending: bool
-    motion_ok: bool
-    stable: tuple[TrackedTile, ...]
-    stable_version: int
-
-
-@dataclass(eq=False)
-class _Track:
-    id: int
-    quad: np.ndarray
-    """``float64 (4, 2)`` in keyframe pixels."""
-    sideways: bool
-    face_down: bool
-    signature: np.ndarray
-    votes: Votes = field(default_factory=Votes)
-    last_vote: float = float("-inf")
-
-
-@dataclass(eq=False)
-class _Key:
-    thumb: Thumb
-    corners: np.ndarray
-    t: float
-    motion: np.ndarray = field(default_factory=IDENTITY.copy)
-    """Last thumbnail transform keyframe → current."""
-    previous: np.ndarray | None = None
-    """Previous frame's structure warped onto the keyframe."""
-    previous_raw: np.ndarray | None = None
-
-
 class TileTracker:
     """Follows tiles through a video; see the module docstring."""
 
@@ -188,12 +134,14 @@ class TileTracker:
 
     def _forget(self) -> None:
         """Drop the tracks and the keyframe (the view changed size: a new scene)."""
-        self._tracks: list[_Track] = []
-        self._key: _Key | None = None
+        self._tracks: list[TrackRecord] = []
+        self._key: Keyframe | None = None
         self._last_active = float("-inf")
         self._last_check = float("-inf")
         self._pending_since: float | None = None
         self._confirm_at: float | None = None
+        self._confirm_ids: set[int] = set()
+        self._change: ChangeMap | None = None
 
     # -- the frame loop ------------------------------------------------------------
     def update(self, frame: np.ndarray, t: float) -> TrackFrame:
@@ -221,7 +169,8 @@ class TileTracker:
         confirm = not pending and quiet and self._confirm_at is not None \
             and t >= self._confirm_at
         if confirm or (pending and self._locate_due(t)):
-            classified = self._relocate(frame, thumb, t, confirming=confirm)
+            box = self._confirm_box(frame) if confirm else self._change_box(frame, thumb)
+            classified = self._relocate(frame, thumb, t, box=box, confirming=confirm)
             return self._report(t, located=True, classified=classified, quiet=quiet,
                                 pending=False, motion_ok=motion_ok)
         classified = 0
@@ -242,17 +191,21 @@ class TileTracker:
             warped = back_to_key(thumb, motion)
             active = key.previous is not None and significant(
                 change_map(key.previous, warped, config=cfg), cfg)
-            changed = significant(change_map(key.thumb.structure, warped, config=cfg), cfg)
+            self._change = change_map(key.thumb.structure, warped, config=cfg)
+            changed = significant(self._change, cfg)
             key.previous = warped
         else:
             active = key.previous_raw is None or significant(
                 change_map(key.previous_raw, thumb.structure, config=cfg), cfg)
             changed = True
+            self._change = None
             key.previous = None
         key.previous_raw = thumb.structure
         drifted = shift_of(key.motion) > self.config.max_shift * thumb.grey.shape[1]
         if active:
             self._last_active = t
+        if drifted:
+            self._change = None
         pending = changed or drifted
         if pending and self._pending_since is None:
             self._pending_since = t
@@ -269,18 +222,49 @@ class TileTracker:
         return t - max(self._key.t, self._pending_since) >= cfg.busy_locate_s
 
     # -- keyframes -------------------------------------------------------------------
+    def _change_box(self, frame: np.ndarray, thumb: Thumb) -> Box | None:
+        """Where to locate after a change: around the changed cells and the tiles still
+        unconfirmed (None: everywhere)."""
+        if self._change is None or self._key is None:
+            return None
+        quads = self._current_quads(thumb.scale)
+        boxes = [changed_box(self._change, self._key.motion, thumb.scale),
+                 self._unconfirmed_box(quads)]
+        return self._search([b for b in boxes if b is not None], quads, frame)
+
+    def _confirm_box(self, frame: np.ndarray) -> Box | None:
+        """Where to locate to confirm: around the tiles found only once so far."""
+        assert self._key is not None
+        quads = self._current_quads(self._key.thumb.scale)
+        box = self._unconfirmed_box(quads)
+        return self._search([box] if box is not None else [], quads, frame)
+
+    def _unconfirmed_box(self, quads: list[np.ndarray]) -> Box | None:
+        return quads_box([q for tr, q in zip(self._tracks, quads, strict=True)
+                          if tr.id in self._confirm_ids])
+
+    def _search(self, boxes: list[Box], quads: list[np.ndarray], frame: np.ndarray
+                ) -> Box | None:
+        if not boxes:
+            return None
+        union = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                 max(b[2] for b in boxes), max(b[3] for b in boxes))
+        cfg = self.config.region
+        return search_box(union, tile_length(quads, frame.shape[0], cfg), frame.shape[1::-1], cfg)
+
     def _relocate(self, frame: np.ndarray, thumb: Thumb, t: float, *,
-                  confirming: bool = False) -> int:
-        """Locate tiles, carry the tracks over, classify what is new or changed."""
-        found = list(self._locate(frame))
+                  box: Box | None = None, confirming: bool = False) -> int:
+        """Locate tiles (in ``box``, or everywhere), carry the tracks over, classify what
+        is new or changed."""
+        found = locate_in(self._locate, frame, box, self.config.region)
         half = half_frame(frame)
         predicted = self._current_quads(thumb.scale) if self._key is not None else []
         quads = [np.asarray(d.quad, np.float64) for d in found]
         sigs = signatures(half, quads, [d.sideways for d in found], config=self.config.match)
         pairs = match(predicted, quads, config=self.config.match)
         same = self.config.match.same_face
-        kept: list[_Track] = []
-        fresh: list[_Track] = []
+        kept: list[TrackRecord] = []
+        fresh: list[TrackRecord] = []
         for ti, fj in pairs:
             tr, det = self._tracks[ti], found[fj]
             alike = tr.sideways == det.sideways and similarity(tr.signature, sigs[fj]) >= same
@@ -292,19 +276,23 @@ class TileTracker:
             kept.append(tr)
         kept += self._missed(half, predicted, {ti for ti, _ in pairs})
         for fj in sorted(set(range(len(found))) - {fj for _, fj in pairs}):
-            tr = _Track(self._next_id, quads[fj], found[fj].sideways, found[fj].face_down,
+            tr = TrackRecord(self._next_id, quads[fj], found[fj].sideways, found[fj].face_down,
                         sigs[fj])
             self._next_id += 1
             kept.append(tr)
             fresh.append(tr)
         self._tracks = sorted(kept, key=lambda tr: tr.id)
-        self._key = _Key(thumb, find_corners(thumb, self.config.motion), t)
+        self._key = Keyframe(thumb, find_corners(thumb, self.config.motion), t,
+                             previous=thumb.structure, previous_raw=thumb.structure)
         self._pending_since = None
-        self._confirm_at = t + self.config.confirm_s if fresh and not confirming else None
+        # Tiles found for the first time are looked for once more (the box of the next
+        # locate covers them); a confirming locate's own finds are taken as they are.
+        self._confirm_ids = set() if confirming else {tr.id for tr in fresh}
+        self._confirm_at = t + self.config.confirm_s if self._confirm_ids else None
         return self._read(frame, fresh, t)
 
     def _missed(self, half: np.ndarray, predicted: list[np.ndarray], matched: set[int]
-                ) -> list[_Track]:
+                ) -> list[TrackRecord]:
         """Tracks the locator did not find this time but whose face is still there."""
         left = [i for i in range(len(self._tracks)) if i not in matched]
         if not left:
@@ -327,9 +315,14 @@ class TileTracker:
         return [cv2.transform(tr.quad[None], m)[0] for tr in self._tracks]
 
     # -- classification and votes ------------------------------------------------------
-    def _read(self, frame: np.ndarray, tracks: list[_Track], t: float,
-              quads: list[np.ndarray] | None = None) -> int:
-        """Classify ``tracks`` in ``frame`` (at ``quads``, default their own) and add the votes."""
+    def _read(self, frame: np.ndarray, tracks: list[TrackRecord], t: float,
+              quads: list[np.ndarray] | None = None, *, fresh_if_new: bool = False) -> int:
+        """Classify ``tracks`` in ``frame`` (at ``quads``, default their own) and add the votes.
+
+        With ``fresh_if_new`` (a face that looked changed), a reading that names
+        another tile than the votes do starts the votes afresh; one that agrees
+        is simply one more vote (the face only looked different: a glint, a blur).
+        """
         if not tracks:
             return 0
         quads = quads if quads is not None else [tr.quad for tr in tracks]
@@ -339,7 +332,10 @@ class TileTracker:
         if len(out) != len(dets):
             raise InvalidInput(f"classifier returned {len(out)} results for {len(dets)} tiles")
         for tr, det in zip(tracks, out, strict=True):
-            tr.votes = tr.votes.add(reading_of(det))
+            reading = reading_of(det)
+            if fresh_if_new and reading[0][0] != tr.votes.best:
+                tr.votes = Votes()
+            tr.votes = tr.votes.add(reading)
             tr.last_vote = t
         return len(dets)
 
@@ -359,10 +355,10 @@ class TileTracker:
         changed, where = [], []
         for tr, q, sig in zip(self._tracks, quads, sigs, strict=True):
             if similarity(tr.signature, sig) < self.config.match.same_face:
-                tr.signature, tr.votes, tr.last_vote = sig, Votes(), float("-inf")
+                tr.signature = sig
                 changed.append(tr)
                 where.append(q)
-        return self._read(frame, changed, t, where)
+        return self._read(frame, changed, t, where, fresh_if_new=True)
 
     def _vote(self, frame: np.ndarray, t: float) -> int:
         """Read young tracks again (on a quiet frame, spaced in time)."""
@@ -390,7 +386,7 @@ class TileTracker:
         return TrackFrame(self._index, t, tiles, located, classified, quiet, pending, motion_ok,
                           self._stable, self._gate.version)
 
-    def _tile(self, tr: _Track, quad: np.ndarray) -> TrackedTile:
+    def _tile(self, tr: TrackRecord, quad: np.ndarray) -> TrackedTile:
         label = label_of(tr.votes.best)
         det = TileDetection(quad=_as_quad(quad), sideways=tr.sideways,
                             face_down=label == "back" or (label is None and tr.face_down),

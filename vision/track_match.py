@@ -5,10 +5,12 @@ fraction of the tile's own size (greedy, nearest pairs first: tiles in a hand
 are far apart compared with how far a tracked quad is off).
 
 A *signature* is a small colour crop of a tile with a rim of what surrounds
-it, normalised per channel to zero mean and unit spread, so that a change of
-light leaves it unchanged while a different face (other art, a red five for a
-black five, a back for a face) changes it, and so does an empty table where the
-tile was (the rim keeps even a plain back from looking like bare felt).
+it, each channel expressed as contrast relative to its own mean, ``(x - m) / m``:
+a change of light or white balance (a gain per channel) leaves it unchanged,
+while a different face changes it: other art moves the pattern, and a red five
+for a black one changes the red channel's contrast (red ink barely shows in
+it). An empty table where the tile was differs too: the rim keeps even a plain
+back from looking like bare felt.
 Signatures are cut from a half-size frame: the blur there makes them steady
 under sub-pixel shake.
 """
@@ -34,8 +36,8 @@ class MatchConfig:
     """Largest centre distance of a match, in the tile's short sides."""
     same_face: float = 0.55
     """Signature similarity at or above which a tile is taken to be unchanged."""
-    flat_spread: float = 4.0
-    """Grey-level spread under which a signature channel is blank (a tile back)."""
+    faint: float = 0.02
+    """RMS relative contrast under which a signature channel shows nothing (noise)."""
     size: tuple[int, int] = SIGNATURE_SIZE
     rim: float = 0.15
     """Context around the tile in a signature, as a share of its width and height per side."""
@@ -81,8 +83,9 @@ def match(tracked: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
 
 
 def half_frame(frame: np.ndarray) -> np.ndarray:
-    """The frame at half size (signatures are cut from it)."""
-    return cv2.pyrDown(frame)
+    """The frame at half size, each pixel the mean of a 2x2 block (signatures are cut from it)."""
+    h, w = frame.shape[:2]
+    return cv2.resize(frame, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
 
 
 def signatures(half: np.ndarray, quads: Sequence[np.ndarray], sideways: Sequence[bool], *,
@@ -95,8 +98,7 @@ def signatures(half: np.ndarray, quads: Sequence[np.ndarray], sideways: Sequence
         sideways: per quad, whether the tile lies sideways.
 
     Returns:
-        ``float32 (N, h, w, 3)``: each channel of each crop zero-mean with unit
-        spread; a blank channel (spread under `MatchConfig.flat_spread`) is all zero.
+        ``float32 (N, h, w, 3)``: per channel, contrast relative to the crop's mean.
     """
     h, w = config.size
     out = np.zeros((len(quads), h, w, 3), np.float32)
@@ -106,25 +108,33 @@ def signatures(half: np.ndarray, quads: Sequence[np.ndarray], sideways: Sequence
         crop = cv2.warpPerspective(half, m, (w, h), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         mean = crop.mean(axis=(0, 1))
-        spread = crop.std(axis=(0, 1))
-        live = spread >= config.flat_spread
-        out[i] = np.where(live, (crop - mean) / np.maximum(spread, 1e-6), 0.0)
+        out[i] = (crop - mean) / np.maximum(mean, 1.0)
     return out
 
 
-def similarity(a: np.ndarray, b: np.ndarray) -> float:
-    """How alike two signatures are: the lowest per-channel correlation, in [-1, 1].
+def similarity(a: np.ndarray, b: np.ndarray, *, config: MatchConfig = DEFAULT_MATCH) -> float:
+    """How alike two signatures are, in [0, 1]: the worst channel's agreement.
 
-    Two blank signatures (tile backs) are alike (1.0); blank against detailed is 0.
+    Per channel, ``1 - |a - b| / (|a| + |b|)`` (RMS norms): 1 for the same
+    contrast, about 0.3 for an unrelated pattern, 0 for opposite ones. It is
+    taken over the whole signature and over the face alone (without the rim,
+    whose strong edge would hide a change of ink colour), and the lower counts.
+    A channel faint in both is left out; two signatures that show nothing are alike.
     """
-    scores = []
+    h, w = a.shape[:2]
+    # One pixel more than the rim: the tile's own edge is blurred over it.
+    my, mx = (round(n * config.rim / (1 + 2 * config.rim)) + 1 for n in (h, w))
+    face = (slice(my, h - my), slice(mx, w - mx))
+    return min(_agreement(a, b, config.faint), _agreement(a[face], b[face], config.faint))
+
+
+def _agreement(a: np.ndarray, b: np.ndarray, faint: float) -> float:
+    scores = [1.0]
     for c in range(a.shape[-1]):
         x, y = a[..., c], b[..., c]
-        nx, ny = float(np.abs(x).max()), float(np.abs(y).max())
-        if nx == 0.0 and ny == 0.0:
-            scores.append(1.0)
-        elif nx == 0.0 or ny == 0.0:
-            scores.append(0.0)
-        else:
-            scores.append(float((x * y).mean()))
+        nx, ny = float(np.sqrt((x * x).mean())), float(np.sqrt((y * y).mean()))
+        if max(nx, ny) < faint:
+            continue
+        d = float(np.sqrt(((x - y) ** 2).mean()))
+        scores.append(max(0.0, 1.0 - d / (nx + ny)))
     return min(scores)

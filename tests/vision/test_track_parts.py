@@ -84,6 +84,20 @@ def test_signatures_ignore_light_but_not_faces():
     assert similarity(a[2], c[2]) < 0.55         # another face
     assert similarity(a[1], c[1]) < 0.3          # a face against a back
     assert similarity(c[1], d[1]) > 0.9          # a back against itself, less light
+    assert similarity(c[1], signatures(half_frame(felt(SIZE)), quads[1:2], [False])[0]) < 0.3
+
+
+def test_signatures_tell_red_ink_from_black(monkeypatch):
+    import track_factories
+
+    quad = [np.array([(100, 100), (130, 100), (130, 140), (100, 140)], float)]
+    black, red = felt(SIZE), felt(SIZE)
+    draw_tile(black, 100, 100, "5m")
+    monkeypatch.setattr(track_factories, "INK", (40, 40, 200))
+    draw_tile(red, 100, 100, "5m")
+    moved_black, _ = moved(black, 0.6, 0.4)
+    sig = [signatures(half_frame(img), quad, [False])[0] for img in (black, red, moved_black)]
+    assert similarity(sig[0], sig[1]) < 0.55 < similarity(sig[0], sig[2])
 
 
 def test_match_pairs_nearest_within_reach():
