@@ -17,9 +17,10 @@ from agari.vision.track_motion import (
     significant,
     to_frame,
 )
+from agari.vision.track_region import locate_in, search_box, takes_box
 from agari.vision.track_stable import StabilityGate
 from agari.vision.track_votes import Votes, label_of
-from track_factories import TILE_H, TILE_W, draw_tile, felt, hand_tiles
+from track_factories import TILE_H, TILE_W, draw_tile, felt, find_tiles, hand_tiles
 
 SIZE = (640, 360)
 
@@ -148,3 +149,37 @@ def test_stability_gate(feed, stable, version):
 def test_stability_gate_refuses_negative_hold():
     with pytest.raises(InvalidInput):
         StabilityGate(hold_s=-0.1)
+
+
+@pytest.mark.parametrize("box, tile, expect", [
+    (None, 30.0, None),
+    ((100, 100, 140, 150), 20.0, (70, 70, 170, 180)),
+    ((0, 300, 40, 360), 20.0, (0, 270, 70, 360)),          # clipped to the frame
+    ((50, 50, 600, 330), 20.0, None),                       # most of the frame: search it all
+])
+def test_search_box(box, tile, expect):
+    assert search_box(box, tile, SIZE) == expect
+
+
+def test_locate_in_a_box_maps_back_and_drops_cut_tiles():
+    img = table()
+    box = (100, 120, 300, 220)  # cuts the row: tiles wholly inside come back, cut ones do not
+    found = locate_in(find_tiles, img, box)
+    whole = [d for d in find_tiles(img) if box[0] <= min(x for x, _ in d.quad)
+             and max(x for x, _ in d.quad) < box[2]]
+    got = np.array(sorted(d.centre for d in found))
+    assert got.shape == (len(whole), 2)
+    assert np.abs(got - np.array(sorted(d.centre for d in whole))).max() < 1.0
+    assert 0 < len(found) < len(find_tiles(img))
+
+
+def test_a_locator_that_takes_a_box_is_asked_for_it():
+    asked = []
+
+    def boxed(frame, box=None):
+        asked.append(box)
+        return []
+
+    assert takes_box(boxed) and not takes_box(find_tiles)
+    locate_in(boxed, table(), (1, 2, 3, 4))
+    assert asked == [(1, 2, 3, 4)]
