@@ -17,6 +17,12 @@ def script():
     return standard_script()
 
 
+@pytest.fixture(scope="module")
+def plain(script):
+    """The tracker's frames and reader over the script, with the exact locator and reader."""
+    return run(script)
+
+
 def run(script, locate=find_tiles, reader=None, config=DEFAULT_TRACKER):
     reader = reader or CodeReader()
     tracker = TileTracker(locate, reader, config=config)
@@ -40,14 +46,14 @@ def truth_changes(script) -> list[Counter]:
     return held[:2] + [Counter()] + held[2:]
 
 
-def test_stable_reading_changes_once_per_real_change(script):
-    frames, _ = run(script)
+def test_stable_reading_changes_once_per_real_change(script, plain):
+    frames, _ = plain
     changes = stable_changes(frames)
     assert [labels for _, labels in changes] == truth_changes(script)
 
 
-def test_each_hand_is_stable_within_a_second_of_being_still(script):
-    frames, _ = run(script)
+def test_each_hand_is_stable_within_a_second_of_being_still(script, plain):
+    frames, _ = plain
     changes = stable_changes(frames)
     appeared = [script.still_from[0], script.still_from[1], script.still_from[2]]
     at = [changes[0][0], changes[1][0], changes[3][0]]
@@ -55,8 +61,8 @@ def test_each_hand_is_stable_within_a_second_of_being_still(script):
         assert 0 < (seen - start) / script.fps <= 1.0
 
 
-def test_classifier_reads_only_new_or_changed_tiles(script):
-    frames, reader = run(script)
+def test_classifier_reads_only_new_or_changed_tiles(script, plain):
+    frames, reader = plain
     wanted = TrackerConfig().votes_wanted
     # Hand A (14 tiles), the swapped tile, hand B (14 tiles): each read `votes_wanted` times.
     assert reader.calls == (14 + 1 + 14) * wanted
@@ -84,8 +90,8 @@ def test_a_tile_the_locator_misses_once_is_kept(script):
     assert [labels for _, labels in stable_changes(frames)] == truth_changes(script)
 
 
-def test_tracked_quads_follow_the_camera(script):
-    frames, _ = run(script)
+def test_tracked_quads_follow_the_camera(script, plain):
+    frames, _ = plain
     i = script.still_from[1] + 12  # shaken since its keyframe, in full light
     found = sorted(find_tiles(script.frames[i]), key=lambda d: d.centre[0])
     tracked = sorted((t.detection for t in frames[i].tiles), key=lambda d: d.centre[0])
