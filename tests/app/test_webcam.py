@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -46,7 +47,9 @@ def lines(stdout: str) -> list[dict]:
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
 
 
-def test_headless_prints_one_line_per_change_and_records(video, stages, tmp_path, script):
+def test_headless_prints_one_line_per_change_and_records(video, stages, tmp_path, script,
+                                                         monkeypatch):
+    monkeypatch.delitem(sys.modules, "agari.webcam_window", raising=False)
     out = tmp_path / "out.mp4"
     result = invoke("--source", str(video), "--no-window", "--record", str(out))
     assert result.exit_code == 0, result.output
@@ -185,3 +188,38 @@ def test_recorder_repeats_frames_to_follow_stream_time(tmp_path, script):
     rec.close()
     rec.close()
     assert rec.frames == 7  # 0.0; 0.1 held over 0.1-0.4; 0.5; 0.55 at 0.6; 0.6 comes too soon
+
+
+def test_overlay_draws_score_panel_on_a_copy(script):
+    from agari.webcam_overlay import Overlay, draw_overlay, panel_lines
+
+    tracker = live.make_tracker(find_tiles, CodeReader())
+    frames = [tracker.update(f, i / script.fps) for i, f in enumerate(script.frames[:40])]
+    tf = frames[-1]
+    reading = HandReader().read(tf.stable, TableSettings(riichi=True), size=(640, 360))
+    text = [line for line, _ in panel_lines(reading)]
+    assert text[0] == "hand 123m456p789s1122z2z"
+    assert "2 han 40 fu" in text[1] and "2600 points" in text[1]
+    assert any("riichi" in line for line in text)
+    frame = script.frames[39]
+    before = frame.copy()
+    out = draw_overlay(frame, Overlay(tf, reading, TableSettings(riichi=True), "30 fps"))
+    assert out.shape == frame.shape and (frame == before).all() and (out != frame).any()
+    assert panel_lines(None) == []
+
+
+def test_window_maps_keys_and_closing(monkeypatch):
+    from agari import webcam_window
+
+    keys = iter([255, ord("t"), 27, ord("H")])
+    visible = iter([1, 1, 1, 0])
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(cv2, "namedWindow", lambda *a: None)
+    monkeypatch.setattr(cv2, "imshow", lambda *a: None)
+    monkeypatch.setattr(cv2, "waitKey", lambda *a: next(keys, 255))
+    monkeypatch.setattr(cv2, "getWindowProperty", lambda *a: next(visible, 1))
+    monkeypatch.setattr(cv2, "destroyWindow", lambda *a: None)
+    window = webcam_window.Window()
+    shown = [window.show(np.zeros((8, 8, 3), np.uint8)) for _ in range(4)]
+    window.close()
+    assert shown == [None, "t", "esc", "q"]  # the last: the window was closed
