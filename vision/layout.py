@@ -63,6 +63,8 @@ class LayoutConfig:
 
 DEFAULT_LAYOUT = LayoutConfig()
 
+MAX_VARIANTS = 4
+"""Sideways tiles tried as upright ones, at most (see `_upright_variants`)."""
 HAND_SIZES = (13, 14)
 """Tiles in a waiting and a complete hand, each meld counted as three."""
 
@@ -153,7 +155,7 @@ def is_tile(det: TileDetection) -> bool:
 
 
 def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_LAYOUT,
-                   flip: bool | None = None) -> list[LayoutPlan]:
+                   flip: bool | None = None, upright: bool = False) -> list[LayoutPlan]:
     """Candidate layouts of a photographed hand, the geometrically likeliest first.
 
     Args:
@@ -162,6 +164,9 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         config: thresholds.
         flip: force the hand's frame turned round (True) or as located (False);
             None decides from where the melds lie.
+        upright: also offer the plans with one sideways tile taken as upright (a tile
+            lying flat by a standing row looks sideways); otherwise only when the row
+            reads no other way.
 
     Returns:
         One plan per way the hand's row can be cut into concealed tiles and
@@ -185,7 +190,7 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     small = [i for r in others if len(r) <= 2 for i in r if i not in set(hand_row)]
     hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
                                        config.geometry)
-    plans = _plans_in(dets, hand_row, frame, config, flip)
+    plans = _plans_in(dets, hand_row, frame, config, flip, upright)
     rest = [i for i in idx if i not in set(hand_row)]
     not_tiles = [i for i, d in enumerate(dets) if not is_tile(d)]
     out = []
@@ -214,25 +219,48 @@ def _tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) 
     return "".join(out)
 
 
-def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame,
-              config: LayoutConfig, flip: bool | None) -> list[tuple[LayoutPlan, set[int]]]:
+def _upright_variants(tokens: list[str]) -> list[list[str]]:
+    """The row's tokens with one sideways tile taken as upright, for up to `MAX_VARIANTS`.
+
+    A tile lying flat next to standing ones looks as wide as a called tile; so
+    does a jittery quad. The reading rejects the variants whose melds are no sets.
+    """
+    out = []
+    for g, group in enumerate(tokens):
+        for k, token in enumerate(group):
+            if token == "S" and len(out) < MAX_VARIANTS:
+                out.append(tokens[:g] + [group[:k] + "P" + group[k + 1:]] + tokens[g + 1:])
+    return out
+
+
+def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,
+              flip: bool | None, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
     """Plans of the hand's row in ``frame`` (or turned round), with the detections they use."""
     tries = [False, True] if flip is None else [flip]
+    seen = []
     for turned in tries:
         f = frame.flipped() if turned else frame
         ext = f.project(quads_of(dets))
         cols = columns_of(row, ext, config.geometry)
         groups = split_by_gaps(cols, ext, config.group_gap * f.tile_width)
         side = sideways_flags(dets, ext, groups, config.geometry)
-        tokens = [_tokens(g, dets, side) for g in groups]
-        cuts = segment_row(tokens)
-        if cuts:
-            plans = [(_plan_of(cut, cols, "".join(tokens), f, turned), mixed_groups(cut))
-                     for cut in cuts]
-            # Likeliest first: a complete hand, then a waiting one; hand and melds apart.
-            plans.sort(key=lambda pm: (pm[0][0].size not in HAND_SIZES, pm[0][0].size != 14,
-                                       pm[1]))
-            return [plan for plan, _ in plans]
+        seen.append((f, turned, cols, [_tokens(g, dets, side) for g in groups]))
+    # The tokens as seen, in either frame; else with a sideways tile taken as upright.
+    for variants in (False, True):
+        plans = []
+        for f, turned, cols, tokens in seen:
+            tried = _upright_variants(tokens) if variants else [tokens]
+            if upright and not variants:
+                tried = [tokens, *_upright_variants(tokens)]
+            for variant in tried:
+                flat = "".join(variant)
+                plans += [(_plan_of(cut, cols, flat, f, turned), mixed_groups(cut))
+                          for cut in segment_row(variant)]
+            if plans:
+                # Likeliest first: a complete hand, then a waiting one; hand and melds apart.
+                plans.sort(key=lambda p: (p[0][0].size not in HAND_SIZES, p[0][0].size != 14,
+                                          p[1]))
+                return [plan for plan, _ in plans]
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
     ext = f.project(quads_of(dets))

@@ -48,7 +48,7 @@ class ReadingConfig:
     report_ratio: float = 1000.0
     """Valid readings up to this many times less probable than the best are listed."""
     max_alternatives: int = 4
-    explore_ratio: float = 1e4
+    explore_ratio: float = 30.0
     """Once a winning shape is found, a scoring reading is still sought among readings up to
     this many times less probable; beyond, the shape without yaku is the answer."""
     max_states: int = 4000
@@ -204,21 +204,29 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
             a fifth copy, a meld that is not a set, or too many red fives).
     """
     found: dict[tuple, HandReading] = {}
-    for plan in plans:
+    rank: dict[tuple, int] = {}
+    for n, plan in enumerate(plans):
         for r in _read_plan(dets, plan, situation, config):
-            if r.key not in found or r.cost < found[r.key].cost:
-                found[r.key] = r
+            if r.key not in found or _rounded(r.cost) < _rounded(found[r.key].cost):
+                found[r.key], rank[r.key] = r, n
     if not found:
         raise InvalidHand("the tiles cannot be read as one hand: every reading needs a fifth "
                           "copy of a tile, a meld that is not a set or too many red fives")
     top = max(r.level for r in found.values())
-    pool = sorted((r for r in found.values() if r.level == top), key=lambda r: r.cost)
+    # Equal probabilities (the same tiles in two plans) go to the likelier plan.
+    pool = sorted((r for r in found.values() if r.level == top),
+                  key=lambda r: (_rounded(r.cost), rank[r.key]))
     best = pool[0]
     limit = math.log(config.report_ratio)
     alts = tuple(r for r in pool[1:] if r.cost - best.cost <= limit)[:config.max_alternatives]
     confidence = 1.0 / sum(math.exp(best.cost - r.cost) for r in pool)
     return Reading(best, alts, _doubts(best, alts, config), _corrections(dets, best),
                    confidence)
+
+
+def _rounded(cost: float) -> float:
+    """Costs summed in different orders differ in the last bits: compare them rounded."""
+    return round(cost, 9)
 
 
 def _slots(plan: LayoutPlan, situation: Situation) -> list[int]:

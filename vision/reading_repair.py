@@ -39,6 +39,9 @@ class RepairConfig:
 
 DEFAULT_REPAIR = RepairConfig()
 
+UPRIGHT_PENALTY = math.log(2.0)
+"""Charge for reading a tile that looks sideways as upright: a small doubt of the geometry."""
+
 
 @dataclass(frozen=True, slots=True)
 class Repaired:
@@ -115,10 +118,13 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         return Repaired(dets, plans, first)
     best = (first.best.level, -first.best.cost) if first is not None else None
     kept = Repaired(dets, plans, first) if first is not None else None
-    for penalty, i, fixed, note in _fixes(dets, plans[0], repair):
-        tried = dets[:i] + (fixed,) + dets[i + 1:]
+    fixes = [(UPRIGHT_PENALTY, None, None, "a tile that looked sideways was read as upright"),
+             *_fixes(dets, plans[0], repair)]
+    for penalty, i, fixed, note in fixes:
+        tried = dets if i is None else dets[:i] + (fixed,) + dets[i + 1:]
         try:
-            tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip))
+            tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip,
+                                               upright=i is None))
             got = read_hand(tried, tried_plans, situation, config=reading)
         except AgariError:
             continue
