@@ -53,7 +53,7 @@ from agari.webcam_source import FileSource, SourceConfig, SourceSpec, open_captu
 NOISY_SHARE = 0.1
 MISS_SHARE = 0.03
 """The oracle locator misses this share of tiles on each call."""
-MIN_VISIBLE = 0.5
+MIN_VISIBLE = webcam_video.SEEN
 
 
 class Tap:
@@ -157,8 +157,8 @@ def oracle_classifier(truth: Truth, tap: Tap, seed: int, *, noisy: bool):
                 if dist[j] < 0.5 * short_side(tiles[j]["quad"]):
                     name = tiles[j]["label"]
             other = str(rng.choice(CLASS_NAMES[:-1]))
-            alts = ((other, 0.55), (name, 0.4)) if noisy and rng.random() < NOISY_SHARE \
-                else ((name, 0.97), (other, 0.02))
+            alts = ((other, 0.55), (name, 0.4), ("none", 0.05)) \
+                if noisy and rng.random() < NOISY_SHARE else ((name, 0.97), ("none", 0.03))
             label = label_of(alts[0][0])
             out.append(replace(d, label=label, confidence=alts[0][1], alternatives=alts,
                                face_down=label == "back"))
@@ -193,7 +193,7 @@ def stages(args: argparse.Namespace, truth: Truth, tap: Tap):
 
 
 def video_for(args: argparse.Namespace) -> Path:
-    path = Path(args.cache) / f"webcam_s{args.seed}_n{args.sessions}.mp4"
+    path = Path(args.cache) / f"webcam_v2_s{args.seed}_n{args.sessions}.mp4"
     if not path.is_file() or not path.with_suffix(".json").is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         print(f"rendering {path} ...", file=sys.stderr)

@@ -44,6 +44,8 @@ BUMP_PX, BUMP_TAU_S = 14.0, 0.15
 DIM, WARM = 0.35, 0.12
 """Deepest dimming of the light and warm cast during hand A's hold."""
 NOISE = 2.5
+SEEN = 0.5
+"""A tile counts as shown when at least this share of its face is in view."""
 
 
 @dataclass
@@ -66,6 +68,11 @@ class Video:
 
 
 def hand_truth(hand: ShownHand) -> dict:
+    """The hand's tiles (concealed, winning tile, melds) and dora indicators, sorted.
+
+    The dora are filled in from what the camera shows (`Session.render`): an
+    indicator out of the picture cannot be read.
+    """
     tiles = [t.name for t in hand.concealed] + ([hand.win.name] if hand.win else [])
     for m in hand.melds:
         tiles += [t.name for t in m.tiles]
@@ -98,9 +105,13 @@ class Session:
         if placements:
             shadows = np.random.default_rng(self.seed + 1)  # the same shadows in every state
             anns = draw_placements(canvas, self.cam, placements, self.style, self.light, shadows)
-            tiles = [{"quad": [list(p) for p in a.quad], "label": a.label,
+            tiles = [{"quad": [list(p) for p in a.quad], "label": a.label, "role": a.role,
                       "sideways": a.sideways, "face_down": a.face_down, "visible": a.visible}
                      for a in anns]
+        if hand is not None:
+            shown = sorted(t["label"] for t in tiles if t["role"] == "dora"
+                           and t["visible"] >= SEEN and not t["face_down"])
+            hand = {**hand, "dora": shown}
         return State(canvas, tiles, hand)
 
 
