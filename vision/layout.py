@@ -36,7 +36,9 @@ from agari.vision.layout_extras import ExtrasConfig, find_extras
 from agari.vision.layout_geometry import (
     GeometryConfig,
     HandFrame,
+    back_mass,
     columns_of,
+    face_mass,
     find_rows,
     frame_of_row,
     is_face_down,
@@ -63,6 +65,9 @@ class LayoutConfig:
 
 DEFAULT_LAYOUT = LayoutConfig()
 
+TILE_MASS_MIN = 0.2
+"""A detection the classifier calls ``none`` still counts as a tile with this much face or
+back probability (see `is_tile`)."""
 MAX_VARIANTS = 4
 """Sideways tiles tried as upright ones, at most (see `_upright_variants`)."""
 HAND_SIZES = (13, 14)
@@ -150,8 +155,15 @@ class LayoutPlan:
 
 
 def is_tile(det: TileDetection) -> bool:
-    """False for what the classifier called ``none`` (not a tile)."""
-    return not (det.label is None and det.alternatives and det.alternatives[0][0] == NONE)
+    """False for what the classifier calls ``none`` with little doubt.
+
+    The locator proposed a tile-shaped thing; a ``none`` verdict that still gives a
+    face or a back `TILE_MASS_MIN` keeps it in the geometry (a tile in a row the
+    classifier found hard is still a tile of that row); the reading weighs its names.
+    """
+    if det.label is not None or not det.alternatives or det.alternatives[0][0] != NONE:
+        return True
+    return face_mass(det) + back_mass(det) >= TILE_MASS_MIN
 
 
 def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_LAYOUT,

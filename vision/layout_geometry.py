@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass
 
 import numpy as np
-from agari.engine.tiles import BACK
+from agari.engine.tiles import BACK, TILE_NAMES
 from agari.vision.detection import TileDetection
 
 
@@ -115,10 +115,23 @@ def mid_extents(quads: np.ndarray, along: np.ndarray, up: np.ndarray) -> np.ndar
                      np.minimum(bottom, top), np.maximum(bottom, top)], axis=1)
 
 
+def face_mass(det: TileDetection) -> float:
+    """Probability the classifier gives to the detection showing a face (any tile name)."""
+    return sum(p for name, p in det.alternatives if name in TILE_NAMES)
+
+
+def back_mass(det: TileDetection) -> float:
+    """Probability the classifier gives to the detection showing its back."""
+    return sum(p for name, p in det.alternatives if name == BACK)
+
+
 def is_face_down(det: TileDetection) -> bool:
-    """The back shows: the classifier says ``back``, or (unclassified) the locator thinks so."""
+    """The back shows: the classifier says ``back`` (or, when it says ``none``, thinks a back
+    likelier than a face); unclassified, the locator's guess."""
     if det.label is not None:
         return det.label == BACK
+    if det.alternatives:
+        return back_mass(det) > face_mass(det)
     return det.face_down
 
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from agari.engine.errors import AgariError, InvalidHand
 from agari.engine.tiles import NONE, TILE_NAMES, Tile
 from agari.vision.detection import TileDetection
-from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
+from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout, is_tile
+from agari.vision.layout_geometry import face_mass
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
 from agari.vision.reading_checks import SHAPE, Situation
 
@@ -34,7 +35,7 @@ class RepairConfig:
     min_tile_probability: float = 0.05
     """A ``none`` detection is tried as a tile only if its tile names have this much."""
     doubtful_below: float = 0.7
-    """A hand tile is tried as none only if its best name has less probability than this."""
+    """A hand tile is tried as none only if its names together have less probability."""
 
 
 DEFAULT_REPAIR = RepairConfig()
@@ -54,7 +55,7 @@ class Repaired:
 
 
 def _tile_mass(det: TileDetection) -> float:
-    return sum(p for n, p in det.alternatives if n in TILE_NAMES)
+    return face_mass(det) if det.alternatives else 1.0
 
 
 def as_tile(det: TileDetection) -> TileDetection:
@@ -75,8 +76,7 @@ def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
            ) -> list[tuple[float, int, TileDetection, str]]:
     """(penalty, index, fixed detection, note) of the fixes worth a try."""
     out = []
-    promote = [(i, _tile_mass(d)) for i, d in enumerate(dets)
-               if d.label is None and d.alternatives and d.alternatives[0][0] == NONE]
+    promote = [(i, _tile_mass(d)) for i, d in enumerate(dets) if not is_tile(d)]
     promote = sorted((x for x in promote if x[1] >= cfg.min_tile_probability),
                      key=lambda x: -x[1])[:cfg.tries]
     for i, mass in promote:
@@ -84,8 +84,8 @@ def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
                                                           "although the classifier said none"))
     hand = [*plan.concealed, *((plan.win,) if plan.win is not None else ()),
             *(i for m in plan.melds for i in m.faces)]
-    doubtful = sorted((i for i in hand if dets[i].confidence < cfg.doubtful_below),
-                      key=lambda i: dets[i].confidence)[:cfg.tries]
+    doubtful = sorted((i for i in hand if _tile_mass(dets[i]) < cfg.doubtful_below),
+                      key=lambda i: _tile_mass(dets[i]))[:cfg.tries]
     for i in doubtful:
         p_not = max(1.0 - _tile_mass(dets[i]), 1e-6)
         out.append((-math.log(p_not), i, as_none(dets[i]), f"tile {i} was taken as no tile"))

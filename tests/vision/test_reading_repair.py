@@ -11,10 +11,19 @@ from layout_factories import W, lay_out, with_alternatives
 SITUATION = Situation(Rules.preset("tenhou"), WinContext(riichi=True))
 
 
-def test_a_tile_called_none_is_restored() -> None:
+def test_a_tile_called_none_but_likely_a_tile_stays_in_the_hand() -> None:
     laid = lay_out("123m456p789s1122z", "2z")
     dets = list(laid.dets)
     dets[3] = with_alternatives(dets[3], [("none", 0.55), ("4p", 0.4), ("5p", 0.05)])
+    got = read_with_repairs(dets, SITUATION)
+    assert got.reading.layout.hand_text == "123m456p789s1122z2z"
+    assert got.notes == () and got.reading.corrections == ((3, "none", "4p"),)
+
+
+def test_a_tile_called_none_with_little_doubt_is_restored_by_a_repair() -> None:
+    laid = lay_out("123m456p789s1122z", "2z")
+    dets = list(laid.dets)
+    dets[3] = with_alternatives(dets[3], [("none", 0.88), ("4p", 0.1), ("5p", 0.02)])
     got = read_with_repairs(dets, SITUATION)
     assert got.reading.layout.hand_text == "123m456p789s1122z2z"
     assert got.notes and "tile 3" in got.notes[0]
