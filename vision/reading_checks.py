@@ -3,7 +3,8 @@
 `Assessor.assess` grades one assignment of tiles to a plan's face-up slots:
 
 - `IMPOSSIBLE` (0): a meld that is not a set, a fifth copy of a kind (hidden
-  closed-kan tiles and indicators counted), more red fives than the rules' set;
+  closed-kan tiles and indicators counted), more red fives than the rules' set,
+  2m-8m or a chi in 3-player mahjong;
 - `POSSIBLE` (1): the tiles can exist, but not as a 13/14-tile hand;
 - `SHAPE` (2): a winning shape (14 tiles) or tenpai (13 tiles);
 - `SCORES` (3): 14 tiles that the engine scores (at least one yaku) for the
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from agari.engine.context import WinContext
 from agari.engine.errors import AgariError
-from agari.engine.hand import Hand, Meld
+from agari.engine.hand import SANMA_MISSING, Hand, Meld
 from agari.engine.rules import Rules
 from agari.engine.scoring import score
 from agari.engine.shapes import is_complete, waits_of
@@ -170,6 +171,10 @@ class Assessor:
             counts[t.kind] += 1
             if t.red:
                 reds[t.kind // 9] += 1
+        if self.situation.ctx.players == 3 and any(counts[k] for k in SANMA_MISSING):
+            return False
+        if self.situation.ctx.players == 3 and any(m.kind == "chi" for m, _ in parts.melds):
+            return False
         limits = self.red_limit
         return max(counts) <= 4 and all(r <= lim for r, lim in zip(reds, limits, strict=True))
 

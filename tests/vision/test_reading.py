@@ -127,3 +127,10 @@ def test_confidence_is_the_best_share_of_valid_readings() -> None:
     r = read(laid, t4=[("5p", 0.8), ("0p", 0.2)])
     assert r.confidence == pytest.approx(0.8, abs=0.01)
     assert math.isclose(r.relative(r.alternatives[0]), 0.25, rel_tol=1e-6)
+
+
+def test_three_player_sets_have_no_2m_to_8m() -> None:
+    laid = lay_out("111m999p789s1122z", "2z")
+    r = read(laid, situation(players=3, riichi=True),
+             t3=[("2m", 0.6), ("9p", 0.4)], t0=[("1m", 0.9), ("4m", 0.1)])
+    assert r.layout.hand_text == "111m999p789s1122z2z"
