@@ -242,6 +242,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
     per_kind: dict[str, Counter] = {}
     tiles: Counter = Counter()
     latency: list[float] = []
+    stages: dict[str, list[float]] = {}
     failures = []
     for seed in range(args.seed, args.seed + args.scenes):
         image, ann = render_scene(seed, cfg)
@@ -252,6 +253,8 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
         situation, true_score = situation_for(truth, rules)
         result, ms = read_scene(args, image, ann, situation, seed, classifier)
         latency.append(ms)
+        for stage, stage_ms in result.timings:
+            stages.setdefault(stage, []).append(stage_ms)
         got = result.layout
         readable = all(t.visible >= VISIBLE_MIN for t in ann.tiles if t.role != "other")
         row = {"scenes": 1, "readable": readable,
@@ -268,7 +271,9 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
         tiles += tile_errors(ann, result) if result.detections else Counter()
         if not row["layout"] and len(failures) < args.show_failures:
             failures.append(_failure(seed, kind, readable, truth, result))
-    return _summary(stats, per_kind, tiles, latency, failures)
+    summary = _summary(stats, per_kind, tiles, latency, failures)
+    summary["stage_median_ms"] = {k: round(statistics.median(v), 1) for k, v in stages.items()}
+    return summary
 
 
 def _rate(n: int, d: int) -> str:
