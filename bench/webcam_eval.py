@@ -19,7 +19,9 @@ JSON events are compared with the truth:
   reading event, in stream seconds; with ``--live`` the video is fed as a live
   camera would (frames that arrive while one is processed are dropped) and the
   time is the simulated wall time, so it includes the processing delay;
-- exact hands: held states whose last reading has the true tiles and dora.
+- exact states: held states whose last reading has the true hand tiles and dora
+  (the layout stage included); exact tiles: whose last reading has the true
+  face-up tiles in view, whatever their roles (tracking, locating, classifying).
 
 ``--locator oracle`` / ``--classifier oracle`` replace a stage by the truth
 (``noisy``: the truth with 10% of readings wrong, 3% of tiles missed by the
@@ -109,6 +111,10 @@ class Truth:
             out.append({**t, "quad": quad})
         return out
 
+    def faces(self, index: int) -> list[str]:
+        """The face-up tiles in view at frame ``index``, sorted."""
+        return sorted(t["label"] for t in self.tiles(index) if not t["face_down"])
+
 
 def oracle_locator(truth: Truth, tap: Tap, seed: int):
     rng = np.random.default_rng(seed)
@@ -128,11 +134,15 @@ def oracle_locator(truth: Truth, tap: Tap, seed: int):
 
 
 def _inside(quad: np.ndarray, box) -> bool:
+    """Whether a tile lies wholly inside ``box``; edges on the frame's border are open
+    (as `agari.vision.track_region.locate_in` treats them)."""
     if box is None:
         return True
     x0, y0, x1, y1 = box
-    return bool((quad[:, 0] >= x0).all() and (quad[:, 0] < x1).all()
-                and (quad[:, 1] >= y0).all() and (quad[:, 1] < y1).all())
+    w, h = webcam_video.SIZE
+    return bool((x0 == 0 or (quad[:, 0] >= x0).all()) and (x1 >= w or (quad[:, 0] < x1).all())
+                and (y0 == 0 or (quad[:, 1] >= y0).all())
+                and (y1 >= h or (quad[:, 1] < y1).all()))
 
 
 def oracle_classifier(truth: Truth, tap: Tap, seed: int, *, noisy: bool):
@@ -220,7 +230,7 @@ def evaluate(events: list[tuple[dict, float]], truth: Truth) -> dict:
         key = json.dumps(h["hand"], sort_keys=True)
         changes += key != last
         last = key
-    latencies, exact, missed = [], 0, 0
+    latencies, exact, exact_tiles, missed = [], 0, 0, 0
     for k, h in enumerate(held):
         end = held[k + 1]["frame"] if k + 1 < len(held) else truth.data["frames"]
         mine = [(e, at) for e, at in events if h["frame"] <= e["frame"] < end]
@@ -231,9 +241,17 @@ def evaluate(events: list[tuple[dict, float]], truth: Truth) -> dict:
                 missed += 1
         final = mine[-1][0] if mine else _before(events, h["frame"])
         exact += (held_tiles(final) if final else None) == h["hand"]
+        exact_tiles += _faces(final) == truth.faces(h["frame"])
     return {"true_changes": changes, "output_changes": len(events), "held_states": len(held),
-            "exact_states": exact, "hands_never_scored": missed,
+            "exact_states": exact, "exact_tiles": exact_tiles, "hands_never_scored": missed,
             "latency_s": [round(x, 3) for x in latencies]}
+
+
+def _faces(event: dict | None) -> list[str]:
+    """The face-up tiles an event read, sorted (whatever their role)."""
+    if event is None:
+        return []
+    return sorted(t["tile"] for t in event["tiles"] if t["tile"] not in (None, "back"))
 
 
 def _before(events: list[tuple[dict, float]], frame: int) -> dict | None:

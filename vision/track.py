@@ -262,17 +262,20 @@ class TileTracker:
         quads = [np.asarray(d.quad, np.float64) for d in found]
         sigs = signatures(half, quads, [d.sideways for d in found], config=self.config.match)
         pairs = match(predicted, quads, config=self.config.match)
-        same = self.config.match.same_face
+        cfg = self.config.match
         kept: list[TrackRecord] = []
         fresh: list[TrackRecord] = []
+        doubtful: list[TrackRecord] = []
         for ti, fj in pairs:
             tr, det = self._tracks[ti], found[fj]
-            alike = tr.sideways == det.sideways and similarity(tr.signature, sigs[fj]) >= same
+            sim = similarity(tr.signature, sigs[fj]) if tr.sideways == det.sideways else 0.0
             tr.quad, tr.sideways, tr.face_down, tr.signature = quads[fj], det.sideways, \
                 det.face_down, sigs[fj]
-            if not alike:
+            if sim < cfg.same_face:
                 tr.votes, tr.last_vote = Votes(), float("-inf")
                 fresh.append(tr)
+            elif sim < cfg.recheck:
+                doubtful.append(tr)
             kept.append(tr)
         kept += self._missed(half, predicted, {ti for ti, _ in pairs})
         for fj in sorted(set(range(len(found))) - {fj for _, fj in pairs}):
@@ -289,7 +292,7 @@ class TileTracker:
         # locate covers them); a confirming locate's own finds are taken as they are.
         self._confirm_ids = set() if confirming else {tr.id for tr in fresh}
         self._confirm_at = t + self.config.confirm_s if self._confirm_ids else None
-        return self._read(frame, fresh, t)
+        return self._read(frame, fresh, t) + self._read(frame, doubtful, t, fresh_if_new=True)
 
     def _missed(self, half: np.ndarray, predicted: list[np.ndarray], matched: set[int]
                 ) -> list[TrackRecord]:
@@ -354,7 +357,7 @@ class TileTracker:
                           config=self.config.match)
         changed, where = [], []
         for tr, q, sig in zip(self._tracks, quads, sigs, strict=True):
-            if similarity(tr.signature, sig) < self.config.match.same_face:
+            if similarity(tr.signature, sig) < self.config.match.recheck:
                 tr.signature = sig
                 changed.append(tr)
                 where.append(q)

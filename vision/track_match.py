@@ -35,7 +35,10 @@ class MatchConfig:
     radius: float = 0.5
     """Largest centre distance of a match, in the tile's short sides."""
     same_face: float = 0.55
-    """Signature similarity at or above which a tile is taken to be unchanged."""
+    """Signature similarity under which a tile has surely changed (its votes start afresh)."""
+    recheck: float = 0.72
+    """Under this a tile may have changed (two faces alike but for a detail, such as 4m and
+    5m): it is read again, and its votes start afresh only if the reading disagrees."""
     faint: float = 0.02
     """RMS relative contrast under which a signature channel shows nothing (noise)."""
     size: tuple[int, int] = SIGNATURE_SIZE
