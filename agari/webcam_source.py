@@ -312,16 +312,24 @@ class Recorder:
         self._writer: Any = None
         self._t0: float | None = None
         self._last: np.ndarray | None = None
+        self._size = (0, 0)
+        """The file's frame size (a stream that changes size is scaled to it)."""
 
     def write(self, image: np.ndarray, t: float) -> None:
         """Add ``image`` (BGR uint8), shown from stream time ``t`` on.
 
         The previous frame is repeated to fill the time since it was shown (at
-        most `MAX_REPEAT_S`); a frame that comes sooner than the next slot is dropped.
+        most `MAX_REPEAT_S`); a frame that comes sooner than the next slot is dropped;
+        a frame of another size than the first is scaled to it.
         """
         if self._writer is None:
             self._open(image.shape[1], image.shape[0])
             self._t0 = t
+            self._size = (image.shape[1], image.shape[0])
+        if (image.shape[1], image.shape[0]) != self._size:
+            import cv2
+
+            image = cv2.resize(image, self._size, interpolation=cv2.INTER_AREA)
         due = int(round((t - self._t0) * self.fps)) + 1 - self.frames
         if due <= 0 and self.frames > 0:
             return

@@ -185,9 +185,14 @@ def test_recorder_repeats_frames_to_follow_stream_time(tmp_path, script):
     rec = Recorder(tmp_path / "r.avi", fps=10.0)
     for t in (0.0, 0.1, 0.5, 0.55, 0.6):
         rec.write(script.frames[0], t)
+    rec.write(cv2.resize(script.frames[0], (320, 180)), 0.7)  # the stream changed size
     rec.close()
     rec.close()
-    assert rec.frames == 7  # 0.0; 0.1 held over 0.1-0.4; 0.5; 0.55 at 0.6; 0.6 comes too soon
+    assert rec.frames == 8  # 0.0; 0.1 held over 0.1-0.4; 0.5; 0.55 at 0.6; 0.6 too soon; 0.7
+    cap = cv2.VideoCapture(str(tmp_path / "r.avi"))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 8
+    assert int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)) == 640
+    cap.release()
 
 
 def test_overlay_draws_score_panel_on_a_copy(script):
