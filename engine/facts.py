@@ -60,6 +60,10 @@ class HandFacts:
 
     ``gates`` is a bitmask of the `GATES` that hold for this hand, so that most
     rows cost nothing for most hands.
+
+    Args:
+        hand: the complete 14-tile `Hand` (kans counted as 3).
+        ctx: its `WinContext`. rules: the `Rules`. win: the winning tile's kind.
     """
 
     __slots__ = (
@@ -80,29 +84,30 @@ class HandFacts:
         "gates",
     )
 
-    def __init__(self, all_counts, concealed, melds, closed, kans, ctx, rules, win) -> None:
-        self.all = all_counts
-        self.concealed = concealed
-        self.melds = melds
-        self.closed = closed
+    def __init__(self, hand, ctx, rules, win: int) -> None:
+        self.all = all_counts = hand.held
+        self.concealed = hand.counts
+        self.melds = melds = hand.melds
+        self.closed = hand.closed
+        kans = 0
+        for m in melds:
+            if len(m.tiles) == 4:
+                kans += 1
         self.kans = kans
         self.seat = 27 + ctx.seat_wind
         self.round = 27 + ctx.round_wind
         self.ctx = ctx
         self.rules = rules
         self.win = win
-        man, pin, sou = any(all_counts[0:9]), any(all_counts[9:18]), any(all_counts[18:27])
+        # Tuple comparisons against all-zero slices: cheaper than any() over each suit.
+        man, pin, sou = all_counts[0:9] != _NO9, all_counts[9:18] != _NO9, all_counts[18:27] != _NO9
         self.suits = n_suits = man + pin + sou
-        self.honors = honors = any(all_counts[27:])
+        self.honors = honors = all_counts[27:34] != _NO7
         yaochuu = sum(_YAOCHUU_OF(all_counts))
-        self.yaochuu_only = yaochuu_only = yaochuu == sum(all_counts)
+        # A complete hand holds 14 tiles plus one per kan.
+        self.yaochuu_only = yaochuu_only = yaochuu == 14 + kans
         self.no_yaochuu = yaochuu == 0
-        gates = _G_TSUMO if ctx.tsumo else 0
-        if ctx.riichi or ctx.double_riichi:
-            gates |= _G_RIICHI
-        if (ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou
-                or ctx.chiihou or ctx.renhou):
-            gates |= _G_RARE
+        gates = _situation_gates(ctx)
         if not yaochuu:
             gates |= _G_NO_YAOCHUU
         if honors:
@@ -121,6 +126,20 @@ class HandFacts:
         if kans:
             gates |= _G_KANS
         self.gates = gates
+
+
+_NO9, _NO7 = (0,) * 9, (0,) * 7
+
+
+def _situation_gates(ctx) -> int:
+    """Gate bits that depend only on how the hand was won."""
+    gates = _G_TSUMO if ctx.tsumo else 0
+    if ctx.riichi or ctx.double_riichi:
+        gates |= _G_RIICHI
+    if (ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou
+            or ctx.chiihou or ctx.renhou):
+        gates |= _G_RARE
+    return gates
 
 
 class ShapeFacts:

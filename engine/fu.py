@@ -10,7 +10,7 @@ Items are kept raw while interpretations compete — ``(reason, fu, kind,
 copies)``, the tiles shown only when ``kind`` ≥ 0 — and `describe` turns the
 winner's into text.
 
->>> fu, items, pinfu = standard_fu(27, (), (33,), (), "tanki", 27, False, True, 27, 27, 4)
+>>> fu, items, pinfu = standard_fu(27, (), (33,), "tanki", HandFu((), 27, False, True, 27, 27, 4))
 >>> fu
 50
 >>> for reason, value in describe(items):
@@ -64,13 +64,9 @@ def _set_item(kind: int, concealed: bool, kan: bool) -> FuItem:
     return reason, set_fu(kind, concealed, kan), kind, 4 if kan else 3
 
 
-_SET_ITEMS = {
-    (kind, concealed, kan): _set_item(kind, concealed, kan)
-    for kind in range(34)
-    for concealed in (False, True)
-    for kan in (False, True)
-}
-"""Every set's item, made once: readings are scored by the thousand."""
+_TRIPLET_ITEMS = tuple((_set_item(k, False, False), _set_item(k, True, False)) for k in range(34))
+"""Each concealed-part triplet's item, open and closed, made once: readings are scored by
+the thousand."""
 
 
 def pair_fu(pair: int, seat: int, round_wind: int, double_wind_fu: int) -> FuItem | None:
@@ -86,52 +82,70 @@ def pair_fu(pair: int, seat: int, round_wind: int, double_wind_fu: int) -> FuIte
     return None
 
 
+class HandFu:
+    """What the fu of every reading of one hand share: how it was won, its melds, its winds.
+
+    Made once per hand; `standard_fu` adds each reading's concealed sets, pair and wait.
+
+    Args:
+        melds: the hand's `Meld` values. win: winning tile kind. tsumo: self-draw.
+        closed: no open meld. seat, round_wind: wind kinds (27..30).
+        double_wind_fu: the rules' 連風牌 value.
+    """
+
+    __slots__ = ("win", "tsumo", "closed", "melds", "meld_items", "meld_fu", "winds")
+
+    def __init__(self, melds, win: int, tsumo: bool, closed: bool, seat: int, round_wind: int,
+                 double_wind_fu: int) -> None:
+        self.win, self.tsumo, self.closed, self.melds = win, tsumo, closed, bool(melds)
+        items = []
+        for m in melds:
+            if m.kind != "chi":
+                concealed, kan = _MELD_STATE[m.kind]
+                items.append(_set_item(m.first, concealed, kan))
+        self.meld_items = tuple(items)
+        self.meld_fu = sum(item[1] for item in items)
+        self.winds = (seat, round_wind, double_wind_fu)
+
+
 def standard_fu(
-    pair: int,
-    seqs: tuple[int, ...],
-    trips: tuple[int, ...],
-    melds: tuple,
-    wait: str,
-    win: int,
-    tsumo: bool,
-    closed: bool,
-    seat: int,
-    round_wind: int,
-    double_wind_fu: int,
+    pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], wait: str, hand: HandFu
 ) -> tuple[int, tuple[FuItem, ...], bool]:
     """Fu of one four-sets-and-a-pair interpretation.
 
     Args:
         pair, seqs, trips: the concealed part (kinds; ``seqs`` are start kinds).
-        melds: the hand's `Meld` values.
         wait: ``ryanmen``/``kanchan``/``penchan``/``tanki``/``shanpon``: which
             group the winning tile completed.
-        win: winning tile kind. tsumo: self-draw. closed: no open meld.
-        seat, round_wind: wind kinds (27..30). double_wind_fu: rules' 連風牌 value.
+        hand: what every reading of the hand shares (`HandFu`).
 
     Returns:
         (total fu, raw items, pinfu): ``pinfu`` tells the yaku check this shape is 平和.
     """
+    tsumo, closed = hand.tsumo, hand.closed
     items: list[FuItem] = [_BASE]
+    raw = BASE_FU + hand.meld_fu
     if closed and not tsumo:
         items.append(_CLOSED_RON)
+        raw += CLOSED_RON_FU
     for t in trips:
-        items.append(_SET_ITEMS[t, tsumo or wait != "shanpon" or t != win, False])
-    for m in melds:
-        if m.kind != "chi":
-            concealed, kan = _MELD_STATE[m.kind]
-            items.append(_SET_ITEMS[m.first, concealed, kan])
-    pair_item = pair_fu(pair, seat, round_wind, double_wind_fu) if pair >= 27 else None
+        # A triplet completed by ron counts as open.
+        item = _TRIPLET_ITEMS[t][tsumo or wait != "shanpon" or t != hand.win]
+        items.append(item)
+        raw += item[1]
+    if hand.meld_items:
+        items.extend(hand.meld_items)
+    pair_item = pair_fu(pair, *hand.winds) if pair >= 27 else None
     if pair_item:
         items.append(pair_item)
+        raw += pair_item[1]
     if wait in _WAIT_ITEM:
         items.append(_WAIT_ITEM[wait])
-    pinfu = closed and not melds and not trips and pair_item is None and wait == "ryanmen"
+        raw += WAIT_FU
+    pinfu = closed and not hand.melds and not trips and pair_item is None and wait == "ryanmen"
     if tsumo and not pinfu:
         items.append(_TSUMO)
-    raw = 0
-    for item in items:
-        raw += item[1]
+        raw += TSUMO_FU
     if raw == BASE_FU and not closed:
         items.append(("open hand without fu (fixed 30)", OPEN_PINFU_FU - BASE_FU, -1, 0))
         raw = OPEN_PINFU_FU

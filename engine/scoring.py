@@ -19,12 +19,12 @@ from agari.engine.context import WinContext
 from agari.engine.dora import count_indicated
 from agari.engine.errors import InvalidHand, NotAgari, NoYaku
 from agari.engine.facts import CHIITOITSU, KOKUSHI, STANDARD, HandFacts, ShapeFacts
-from agari.engine.fu import CHIITOITSU_ITEMS, standard_fu
+from agari.engine.fu import CHIITOITSU_FU, CHIITOITSU_ITEMS, HandFu, standard_fu
 from agari.engine.hand import Hand
 from agari.engine.points import hand_points, limit_base, payment_for, split_base
 from agari.engine.result import ScoreResult, YakuHit
 from agari.engine.rules import Rules
-from agari.engine.shapes import decompositions, is_kokushi, kind_names, waits_of
+from agari.engine.shapes import decompositions, is_kokushi
 from agari.engine.tiles import KINDS, Tile, format_tiles
 from agari.engine.validate import check_situation
 from agari.engine.yaku import DORA_NAMES, HAND_WIDE, NAGASHI, PER_SHAPE
@@ -52,7 +52,7 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
         NoYaku: a winning shape without any yaku (dora alone never win).
         InvalidHand, InvalidInput: impossible tiles or situation.
     """
-    rules = rules if rules is not None else _default_rules()
+    rules = rules if rules is not None else _TENHOU or _default_rules()
     ctx = ctx if ctx is not None else _DEFAULT_CTX
     hand, win = _complete(hand, ctx)
     check_situation(hand, ctx, rules)
@@ -66,58 +66,55 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
         kokushi = not decomps and is_kokushi(counts)
     if not (decomps or chiitoi or kokushi):
         raise _not_agari(hand, win.kind)
-    melds = hand.melds
-    kans = sum(1 for m in melds if m.is_kan) if melds else 0
-    facts = HandFacts(hand.held, counts, melds, hand.closed, kans, ctx, rules, win.kind)
-    common = _hits(HAND_WIDE, facts, facts.gates, None)
+    facts = HandFacts(hand, ctx, rules, win.kind)
+    common = _hits(_hand_rows(facts.gates), facts, None)
     dora_rows = _dora_rows(hand, ctx, rules)
     dora_han = 0
     for row in dora_rows:
         dora_han += row.han
-    best = None
-    for shape, fu, items, decomp in _interpretations(hand, facts, decomps, chiitoi, kokushi):
-        found = _evaluate(facts, shape, fu, common, dora_han)
-        if found is not None and (best is None or found[0] > best[0]):
-            best = (*found, fu, items, decomp, shape.wait)
+    best = _best(_readings(hand, facts, decomps, chiitoi, kokushi, common), dora_han, ctx, rules)
     if best is None:
         raise NoYaku(f"{hand} has no yaku (dora do not count toward the one-han minimum)")
-    _, han, yakuman, hits, fu, items, decomp, wait = best
-    hits = _rows(hits, yakuman, rules) + (() if yakuman else dora_rows)
+    han, yakuman, hits, fu, items, groups, wait = best
+    if yakuman:
+        han = YAKUMAN_HAN * yakuman
+    else:
+        han += dora_han
     payment = payment_for(
         han, fu, yakuman, ctx.seat_wind == 0, ctx.tsumo, rules, ctx.honba, ctx.sticks, ctx.players
     )
+    rows = _rows(hits, yakuman, rules) + (() if yakuman else dora_rows)
     return ScoreResult(
-        hand, win, ctx.tsumo, han, fu, yakuman, hits, wait, payment, rules.name, items, decomp
+        hand, win, ctx.tsumo, han, fu, yakuman, rows, wait, payment, rules.name, items, groups
     )
 
 
 def _complete(hand: Hand, ctx: WinContext) -> tuple[Hand, Tile]:
     """The 14-tile hand and its winning tile."""
-    if hand.size == 13:
-        if ctx.win is None:
+    win = ctx.win
+    if len(hand.concealed) + 3 * len(hand.melds) == 13:
+        if win is None:
             raise _not_agari(hand, None)
-        return Hand(hand.concealed + (ctx.win,), hand.melds), ctx.win
-    if ctx.win is None:
+        return Hand(hand.concealed + (win,), hand.melds), win
+    if win is None:
         if not hand.concealed:
             raise InvalidHand("no concealed tile to take as the winning tile")
         return hand, hand.concealed[-1]
-    if hand.counts[ctx.win.kind] == 0:
+    if hand.counts[win.kind] == 0:
         raise InvalidHand(
-            f"the winning tile {ctx.win} is not among the concealed tiles "
+            f"the winning tile {win} is not among the concealed tiles "
             f"{format_tiles(hand.concealed)}"
         )
-    return hand, ctx.win
+    return hand, win
 
 
 def _not_agari(hand: Hand, win_kind: int | None) -> NotAgari:
+    from agari.engine.shapes import kind_names, waits_of
+
     counts = list(hand.counts)
     if win_kind is not None:
         counts[win_kind] -= 1
-    held = list(counts)
-    for m in hand.melds:
-        for t in m.tiles:
-            held[t.kind] += 1
-    found = kind_names(waits_of(counts, len(hand.melds), held))
+    found = kind_names(waits_of(counts, len(hand.melds), _held_without(hand.held, win_kind)))
     what = "not a winning hand" if win_kind is not None else "13 tiles: not a complete hand"
     if found:
         waiting = f"tenpai on {' '.join(found)}"
@@ -127,29 +124,77 @@ def _not_agari(hand: Hand, win_kind: int | None) -> NotAgari:
     return NotAgari(f"{what} (not tenpai either)")
 
 
-def _interpretations(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: bool):
-    """(ShapeFacts, fu, fu items, groups) for every reading of the hand."""
-    win, tsumo, melds = facts.win, facts.ctx.tsumo, hand.melds
+def _held_without(held: tuple[int, ...], kind: int | None) -> list[int]:
+    """Every copy held, melds included, less the winning tile."""
+    out = list(held)
+    if kind is not None:
+        out[kind] -= 1
+    return out
+
+
+def _readings(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: bool, common):
+    """(han, yakuman, hits, fu, fu items, groups, wait) of every reading that has a yaku.
+
+    Readings come in a fixed order (decompositions, the waits in each, seven pairs,
+    thirteen orphans): the first of equal value is the one reported.
+    """
+    found = []
+    ctx, win, melds = facts.ctx, facts.win, hand.melds
     chi_starts = meld_trips = ()
     ankans = 0
     if melds:
-        chi_starts = tuple(m.first for m in melds if m.kind == "chi")
-        meld_trips = tuple(m.first for m in melds if m.kind != "chi")
+        chi_starts = tuple([m.first for m in melds if m.kind == "chi"])
+        meld_trips = tuple([m.first for m in melds if m.kind != "chi"])
         ankans = sum(1 for m in melds if m.kind == "ankan")
-    fu_args = (win, tsumo, facts.closed, facts.seat, facts.round, facts.rules.double_wind_pair_fu)
-    for pair, seqs, trips in decomps:
-        for wait in _waits_in(pair, seqs, trips, win):
-            fu, items, pinfu = standard_fu(pair, seqs, trips, melds, wait, *fu_args)
-            ankou = len(trips) + ankans - (wait == "shanpon" and not tsumo)
-            shape = ShapeFacts(
-                STANDARD, pair, seqs + chi_starts, trips + meld_trips, ankou, wait, pinfu
-            )
-            yield shape, fu, items, (pair, seqs, trips)
+    if decomps:
+        tsumo = ctx.tsumo
+        hand_fu = HandFu(melds, win, tsumo, facts.closed, facts.seat, facts.round,
+                         facts.rules.double_wind_pair_fu)
+        for groups in decomps:
+            pair, seqs, trips = groups
+            for wait in _waits_in(pair, seqs, trips, win):
+                fu, items, pinfu = standard_fu(pair, seqs, trips, wait, hand_fu)
+                ankou = len(trips) + ankans - (wait == "shanpon" and not tsumo)
+                shape = ShapeFacts(
+                    STANDARD, pair, seqs + chi_starts, trips + meld_trips, ankou, wait, pinfu
+                )
+                _add(found, facts, shape, common, fu, items, groups)
     if chiitoi:
-        pairs = tuple(k for k in range(34) if hand.counts[k] == 2)
-        yield ShapeFacts(CHIITOITSU, -1, (), (), 0, "tanki", False), 25, CHIITOITSU_ITEMS, pairs
+        pairs = tuple([k for k in range(34) if hand.counts[k] == 2])
+        shape = ShapeFacts(CHIITOITSU, -1, (), (), 0, "tanki", False)
+        _add(found, facts, shape, common, CHIITOITSU_FU, CHIITOITSU_ITEMS, pairs)
     if kokushi:
-        yield ShapeFacts(KOKUSHI, -1, (), (), 0, "kokushi", False), 0, (), None
+        _add(found, facts, ShapeFacts(KOKUSHI, -1, (), (), 0, "kokushi", False), common, 0, (),
+             None)
+    return found
+
+
+def _add(found: list, facts: HandFacts, shape: ShapeFacts, common, fu, items, groups) -> None:
+    """Append the reading to ``found`` when it has a yaku."""
+    hits = common + _hits(_shape_rows(shape.gates), facts, shape) if shape.gates else common
+    han = yakuman = 0
+    for order, h, y in hits:
+        if y.yakuman:
+            yakuman = _yakuman_count(hits, facts.rules)
+            break
+        han += h
+    if han or yakuman:
+        found.append((han, yakuman, hits, fu, items, groups, shape.wait))
+
+
+def _best(found: list, dora_han: int, ctx: WinContext, rules: Rules):
+    """The reading paid: most points, then a real yakuman, then han, then fu (first of equals)."""
+    if len(found) < 2:
+        return found[0] if found else None
+    dealer, tsumo, players = ctx.seat_wind == 0, ctx.tsumo, ctx.players
+
+    def value(reading) -> tuple[int, bool, int, int]:
+        han, yakuman, _, fu = reading[:4]
+        han = YAKUMAN_HAN * yakuman if yakuman else han + dora_han
+        base, _ = limit_base(han, fu, yakuman, rules)
+        return split_base(base, dealer, tsumo, players, rules)[0], yakuman > 0, han, fu
+
+    return max(found, key=value)
 
 
 def _waits_in(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], win: int) -> list[str]:
@@ -170,50 +215,42 @@ def _waits_in(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], win: int
     return found
 
 
-def _hits(gated, facts: HandFacts, gates: int, shape) -> list:
-    """(row, han) for every row whose gate is open, whose check passes and that has han here."""
-    cache = _OPEN_ROWS.get(id(gated))
-    if cache is None:
-        cache = _OPEN_ROWS[id(gated)] = {}
-    rows = cache.get(gates)
-    if rows is None:
-        rows = cache[gates] = tuple(y for bit, group in gated if gates & bit for y in group)
+def _hits(rows: tuple, facts: HandFacts, shape) -> list:
+    """(order, han, row) for every row whose check passes and that has han here."""
     closed = facts.closed
     found = []
     for y in rows:
         if y.check(facts) if shape is None else y.check(facts, shape):
             han = y.han_closed if closed else y.han_open
             if han:
-                found.append((y, han))
+                found.append((y.order, han, y))
     return found
 
 
-_OPEN_ROWS: dict[int, dict[int, tuple]] = {}
-"""Per row table (by id: the tables live as long as the module), the rows worth checking for
-each combination of open gates; only a few hundred combinations occur."""
+def _hand_rows(gates: int) -> tuple:
+    """The hand-wide rows worth checking for these open gates (made once per combination)."""
+    rows = _HAND_ROWS.get(gates)
+    if rows is None:
+        rows = _HAND_ROWS[gates] = _open_rows(HAND_WIDE, gates)
+    return rows
 
 
-def _evaluate(facts: HandFacts, shape: ShapeFacts, fu: int, common: list, dora_han: int):
-    """((points, is yakuman, han, fu), han, yakuman, hits) or None when this reading has no yaku."""
-    hits = common + _hits(PER_SHAPE, facts, shape.gates, shape) if shape.gates else common
-    rules = facts.rules
-    yakuman = 0
-    han = 0
-    for y, h in hits:
-        if y.yakuman:
-            yakuman = _yakuman_count(hits, rules)
-            break
-        han += h
-    if yakuman:
-        han = YAKUMAN_HAN * yakuman
-    elif not han:
-        return None
-    else:
-        han += dora_han
-    base, _ = limit_base(han, fu, yakuman, rules)
-    ctx = facts.ctx
-    points = split_base(base, ctx.seat_wind == 0, ctx.tsumo, ctx.players, rules)[0]
-    return (points, yakuman > 0, han, fu), han, yakuman, hits
+def _shape_rows(gates: int) -> tuple:
+    """The per-reading rows worth checking for these open gates (made once per combination)."""
+    rows = _SHAPE_ROWS.get(gates)
+    if rows is None:
+        rows = _SHAPE_ROWS[gates] = _open_rows(PER_SHAPE, gates)
+    return rows
+
+
+def _open_rows(gated, gates: int) -> tuple:
+    return tuple(sorted((y for bit, group in gated if gates & bit for y in group),
+                        key=lambda y: y.order))
+
+
+_HAND_ROWS: dict[int, tuple] = {}
+_SHAPE_ROWS: dict[int, tuple] = {}
+"""Rows worth checking per combination of open gates; only a few hundred combinations occur."""
 
 
 def _yakuman_value(y, rules: Rules) -> int:
@@ -221,12 +258,8 @@ def _yakuman_value(y, rules: Rules) -> int:
 
 
 def _yakuman_count(hits: list, rules: Rules) -> int:
-    values = [_yakuman_value(y, rules) for y, _ in hits if y.yakuman]
+    values = [_yakuman_value(y, rules) for _, _, y in hits if y.yakuman]
     return sum(values) if rules.yakuman_stack else max(values)
-
-
-def _ORDER(hit) -> int:
-    return hit[0].order
 
 
 _HITS: dict = {}
@@ -243,10 +276,11 @@ def _hit(y, han: int) -> YakuHit:
 
 def _rows(hits: list, yakuman: int, rules: Rules) -> tuple[YakuHit, ...]:
     """Result rows in table order: the counted yakuman only, or every yaku with its han."""
-    hits = sorted(hits, key=_ORDER)
+    if len(hits) > 1:
+        hits = sorted(hits)  # by table order (orders are unique)
     if not yakuman:
-        return tuple([_hit(y, h) for y, h in hits])
-    valued = [(_yakuman_value(y, rules), y) for y, _ in hits if y.yakuman]
+        return tuple([_hit(y, h) for _, h, y in hits])
+    valued = [(_yakuman_value(y, rules), y) for _, _, y in hits if y.yakuman]
     if not rules.yakuman_stack:
         valued = [max(valued, key=lambda v: v[0])]
     return tuple(YakuHit(y.name, YAKUMAN_HAN * v, y.ja, y.zh, v) for v, y in valued)
