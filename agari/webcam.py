@@ -110,20 +110,28 @@ class Reading:
             return {}
         return {t.id: r for t, r in zip(self.tiles, self.result.read, strict=True)}
 
+    @property
+    def faces(self) -> list[str]:
+        """The face-up tiles read (voted labels), sorted: what the camera reads, roles aside."""
+        return sorted(str(t.detection.label) for t in self.tiles
+                      if t.detection.label not in (None, "back"))
+
     def content(self) -> dict[str, Any]:
-        """What a player sees: hand, layout, score or error (the change test compares it)."""
+        """What a player sees: the tiles read, hand, layout, score or error (the change test
+        compares it)."""
         if self.result is None:
             err = self.error
-            return {"hand": None, "layout": None, "score": None, "waits": [],
-                    "win_candidates": [], "error": None if err is None else
+            return {"faces": self.faces, "hand": None, "layout": None, "score": None,
+                    "waits": [], "win_candidates": [], "error": None if err is None else
                     {"code": err.code, "message": err.message}}
         doc = self.result.to_json()
-        return {k: doc[k] for k in ("hand", "layout", "score", "waits", "win_candidates",
-                                    "error")}
+        return {"faces": self.faces, **{k: doc[k] for k in (
+            "hand", "layout", "score", "waits", "win_candidates", "error")}}
 
     def event(self, t: float, frame: int) -> dict[str, Any]:
         """The ``--no-window`` JSON line for the reading shown from stream time ``t``, frame n."""
-        tiles = self.result.to_json()["tiles"] if self.result is not None else []
+        tiles = self.result.to_json()["tiles"] if self.result is not None else \
+            [tile.detection.to_json() for tile in self.tiles]
         notes = list(self.result.notes) if self.result is not None else []
         return {"event": "reading", "t": round(t, 3), "frame": frame,
                 **self.content(), "tiles": tiles, "notes": notes,

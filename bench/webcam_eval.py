@@ -12,7 +12,9 @@ camera shake, a lighting change and a bump, one tile is swapped, and the table
 is cleared. The webcam loop (`agari.webcam.run`, headless) processes it and its
 JSON events are compared with the truth:
 
-- frames/s: frames processed per second of wall time (every frame processed);
+- frames/s: frames processed per second of wall time (every frame processed,
+  decoding included), and per second of this process's CPU time (``fps_cpu``:
+  what a free core would reach on a machine shared with other work);
 - output changes: reading events sent, against the true number of changes of
   what is on the table (hand, its tiles, or the empty table);
 - time to score: from the frame a hand is complete and still to its first
@@ -286,10 +288,14 @@ def main(argv: list[str] | None = None) -> int:
     def on_event(e: dict) -> None:
         events.append((e, tap.now() if args.live else e["t"]))
 
+    cpu0 = time.process_time()
     summary = run(Session(tap, make_tracker(locate, classify), HandReader(), on_event=on_event))
+    cpu = time.process_time() - cpu0
     report = {"video": str(path), "frames": truth.data["frames"], "processed": summary.frames,
               "dropped": tap.dropped, "wall_s": round(summary.wall_s, 2),
-              "fps": round(summary.fps, 1), "keyframes": summary.located,
+              "fps": round(summary.fps, 1), "cpu_s": round(cpu, 2),
+              "fps_cpu": round(summary.frames / cpu, 1) if cpu > 0 else None,
+              "keyframes": summary.located,
               "crops_classified": summary.classified, "live": args.live,
               "locator": args.locator, "classifier": args.classifier,
               **evaluate(events, truth)}
