@@ -228,3 +228,15 @@ def test_window_maps_keys_and_closing(monkeypatch):
     shown = [window.show(np.zeros((8, 8, 3), np.uint8)) for _ in range(4)]
     window.close()
     assert shown == [None, "t", "esc", "q"]  # the last: the window was closed
+
+
+def test_a_failing_layout_stage_does_not_end_the_session(script, monkeypatch):
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(live, "read_detections", broken)
+    s, events = session(script)
+    summary = run(s)
+    assert summary.reason == "end of video" and summary.frames == len(script.frames)
+    assert events and all(e["error"]["code"] == "internal" for e in events if e["faces"])
+    assert "IndexError" in events[0]["error"]["message"] and events[0]["tiles"]
