@@ -24,8 +24,15 @@ GATES = (
     "riichi",
     "rare_situation",
     "no_yaochuu",
-    "wind_set",
-    "dragon_set",
+    "east_set",
+    "south_set",
+    "west_set",
+    "north_set",
+    "haku_set",
+    "hatsu_set",
+    "chun_set",
+    "three_wind_sets",
+    "two_dragon_sets",
     "no_suits",
     "yaochuu_only",
     "one_suit",
@@ -40,12 +47,15 @@ GATES = (
     "chiitoi",
     "kokushi",
 )
-"""Gate names: a row is checked only when its gate holds (a bit of ``gates`` below)."""
+"""Gate names: a row is checked only when its gate holds (a bit of ``gates`` below).
+
+``east_set``… ``chun_set``: three or four of that honour; ``three_wind_sets``: three
+winds so held; ``two_dragon_sets``: two dragons so held."""
 GATE_BIT = {name: 1 << i for i, name in enumerate(GATES)}
 _B = GATE_BIT
 # The bits as plain names: checked for every hand, a dict look-up each would show.
 _G_TSUMO, _G_RIICHI, _G_RARE = _B["tsumo"], _B["riichi"], _B["rare_situation"]
-_G_NO_YAOCHUU, _G_WIND_SET, _G_DRAGON_SET = _B["no_yaochuu"], _B["wind_set"], _B["dragon_set"]
+_G_NO_YAOCHUU = _B["no_yaochuu"]
 _G_NO_SUITS, _G_YAOCHUU_ONLY, _G_ONE_SUIT = _B["no_suits"], _B["yaochuu_only"], _B["one_suit"]
 _G_SOU_ONLY, _G_KANS = _B["sou_only"], _B["kans"]
 _G_THREE_SEQS, _G_DUP_SEQS, _G_OUTSIDE, _G_PINFU = (
@@ -60,6 +70,9 @@ class HandFacts:
 
     ``gates`` is a bitmask of the `GATES` that hold for this hand, so that most
     rows cost nothing for most hands.
+
+    ``chi_starts``, ``meld_trips`` and ``ankans`` describe the melds: what each
+    reading adds to its concealed sets.
 
     Args:
         hand: the complete 14-tile `Hand` (kans counted as 3).
@@ -82,6 +95,9 @@ class HandFacts:
         "concealed",
         "win",
         "gates",
+        "chi_starts",
+        "meld_trips",
+        "ankans",
     )
 
     def __init__(self, hand, ctx, rules, win: int) -> None:
@@ -89,11 +105,18 @@ class HandFacts:
         self.concealed = hand.counts
         self.melds = melds = hand.melds
         self.closed = hand.closed
-        kans = 0
+        kans = ankans = 0
+        chi_starts, meld_trips = [], []
         for m in melds:
+            if m.kind == "chi":
+                chi_starts.append(m.first)
+                continue
+            meld_trips.append(m.first)
             if len(m.tiles) == 4:
                 kans += 1
-        self.kans = kans
+                ankans += m.kind == "ankan"
+        self.kans, self.ankans = kans, ankans
+        self.chi_starts, self.meld_trips = tuple(chi_starts), tuple(meld_trips)
         self.seat = 27 + ctx.seat_wind
         self.round = 27 + ctx.round_wind
         self.ctx = ctx
@@ -111,10 +134,7 @@ class HandFacts:
         if not yaochuu:
             gates |= _G_NO_YAOCHUU
         if honors:
-            if max(all_counts[27:31]) >= 3:
-                gates |= _G_WIND_SET
-            if max(all_counts[31:34]) >= 3:
-                gates |= _G_DRAGON_SET
+            gates |= _honor_gates(all_counts[27:34])
             if not n_suits:
                 gates |= _G_NO_SUITS
         if yaochuu_only:
@@ -129,6 +149,27 @@ class HandFacts:
 
 
 _NO9, _NO7 = (0,) * 9, (0,) * 7
+_HONOR_SET_BITS = tuple(_B[f"{name}_set"] for name in
+                        ("east", "south", "west", "north", "haku", "hatsu", "chun"))
+_HONOR_GATES: dict[tuple[int, ...], int] = {}
+"""Gate bits of each pattern of honour counts seen (a few hundred occur)."""
+
+
+def _honor_gates(honors: tuple[int, ...]) -> int:
+    """Gate bits of the seven honour counts (E S W N white green red): sets held."""
+    gates = _HONOR_GATES.get(honors)
+    if gates is None:
+        sets = [n >= 3 for n in honors]
+        gates = 0
+        for bit, held in zip(_HONOR_SET_BITS, sets, strict=True):
+            if held:
+                gates |= bit
+        if sum(sets[:4]) >= 3:
+            gates |= _B["three_wind_sets"]
+        if sum(sets[4:]) >= 2:
+            gates |= _B["two_dragon_sets"]
+        _HONOR_GATES[honors] = gates
+    return gates
 
 
 def _situation_gates(ctx) -> int:

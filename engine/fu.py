@@ -67,6 +67,11 @@ def _set_item(kind: int, concealed: bool, kan: bool) -> FuItem:
 _TRIPLET_ITEMS = tuple((_set_item(k, False, False), _set_item(k, True, False)) for k in range(34))
 """Each concealed-part triplet's item, open and closed, made once: readings are scored by
 the thousand."""
+_MELD_ITEMS = {
+    kind: tuple(_set_item(k, concealed, kan) for k in range(34))
+    for kind, (concealed, kan) in _MELD_STATE.items()
+}
+"""Each called or closed set's item, by meld kind and tile kind."""
 
 
 def pair_fu(pair: int, seat: int, round_wind: int, double_wind_fu: int) -> FuItem | None:
@@ -98,13 +103,9 @@ class HandFu:
     def __init__(self, melds, win: int, tsumo: bool, closed: bool, seat: int, round_wind: int,
                  double_wind_fu: int) -> None:
         self.win, self.tsumo, self.closed, self.melds = win, tsumo, closed, bool(melds)
-        items = []
-        for m in melds:
-            if m.kind != "chi":
-                concealed, kan = _MELD_STATE[m.kind]
-                items.append(_set_item(m.first, concealed, kan))
+        items = [_MELD_ITEMS[m.kind][m.first] for m in melds if m.kind != "chi"] if melds else ()
         self.meld_items = tuple(items)
-        self.meld_fu = sum(item[1] for item in items)
+        self.meld_fu = sum([item[1] for item in items]) if items else 0
         self.winds = (seat, round_wind, double_wind_fu)
 
 

@@ -140,12 +140,7 @@ def _readings(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: boo
     """
     found = []
     ctx, win, melds = facts.ctx, facts.win, hand.melds
-    chi_starts = meld_trips = ()
-    ankans = 0
-    if melds:
-        chi_starts = tuple([m.first for m in melds if m.kind == "chi"])
-        meld_trips = tuple([m.first for m in melds if m.kind != "chi"])
-        ankans = sum(1 for m in melds if m.kind == "ankan")
+    chi_starts, meld_trips, ankans = facts.chi_starts, facts.meld_trips, facts.ankans
     if decomps:
         tsumo = ctx.tsumo
         hand_fu = HandFu(melds, win, tsumo, facts.closed, facts.seat, facts.round,
@@ -288,6 +283,10 @@ def _rows(hits: list, yakuman: int, rules: Rules) -> tuple[YakuHit, ...]:
 
 def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]:
     """Dora, red-five, ura and north rows (only those worth something)."""
+    reds = hand.reds
+    reds = reds[0] + reds[1] + reds[2]
+    if not ctx.dora and not reds and not ctx.nuki:
+        return ()  # ura need dora indicators beside them
     rows = []
     held, players = hand.held, ctx.players
     nuki = ctx.nuki if rules.nuki_dora else 0
@@ -295,7 +294,6 @@ def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]
         n = count_indicated(ctx.dora if rules.kan_dora else ctx.dora[:1], held, players, nuki)
         if n:
             rows.append(_dora_hit("dora", n))
-    reds = hand.reds[0] + hand.reds[1] + hand.reds[2]
     if reds:
         rows.append(_dora_hit("aka_dora", reds))
     if ctx.ura and (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
@@ -307,10 +305,14 @@ def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]
     return tuple(rows)
 
 
+_DORA_HITS: dict[str, dict[int, YakuHit]] = {name: {} for name in DORA_NAMES}
+
+
 def _dora_hit(name: str, han: int) -> YakuHit:
-    row = _HITS.get((name, han))
+    """The (shared) result row for ``han`` dora of one kind."""
+    row = _DORA_HITS[name].get(han)
     if row is None:
-        row = _HITS[(name, han)] = YakuHit(name, han, *DORA_NAMES[name])
+        row = _DORA_HITS[name][han] = YakuHit(name, han, *DORA_NAMES[name])
     return row
 
 

@@ -29,11 +29,23 @@ def check_situation(hand: Hand, ctx: WinContext, rules: Rules) -> None:
         raise InvalidInput("riichi needs a closed hand (closed kans are fine)")
     if ctx.tenhou or ctx.chiihou or ctx.renhou or ctx.rinshan or ctx.nagashi:
         _check_rare(hand, ctx, rules)
-    if len(ctx.ura) > len(ctx.dora):
-        raise InvalidInput(
-            f"{len(ctx.ura)} ura indicators but only {len(ctx.dora)} dora indicators"
-        )
-    _check_tiles(hand, ctx, rules)
+    held, reds = hand.held, hand.reds
+    if ctx.dora or ctx.ura or ctx.nuki:
+        if len(ctx.ura) > len(ctx.dora):
+            raise InvalidInput(
+                f"{len(ctx.ura)} ura indicators but only {len(ctx.dora)} dora indicators"
+            )
+        held, reds = _with_indicators(held, reds, ctx)
+    limits = rules.red_fives if ctx.players == 4 else rules.sanma_red_fives
+    if (
+        reds[0] > limits[0]
+        or reds[1] > limits[1]
+        or reds[2] > limits[2]
+        or held[4] + limits[0] - reds[0] > 4
+        or held[13] + limits[1] - reds[1] > 4
+        or held[22] + limits[2] - reds[2] > 4
+    ):
+        _reject_fives(held, reds, limits, ctx.players, rules)
 
 
 def _check_rare(hand: Hand, ctx: WinContext, rules: Rules) -> None:
@@ -46,39 +58,27 @@ def _check_rare(hand: Hand, ctx: WinContext, rules: Rules) -> None:
         raise InvalidInput(f"nagashi mangan is not played under the {rules.name!r} rules")
 
 
-def _check_tiles(hand: Hand, ctx: WinContext, rules: Rules) -> None:
-    """Copies (with indicators and set-aside norths), red fives and plain fives against the set."""
-    held = hand.held
-    reds = hand.reds
-    extra = ctx.dora + ctx.ura if ctx.ura else ctx.dora
-    if extra or ctx.nuki:
-        held = list(held)
-        reds = list(reds)
-        touched = [NORTH] if ctx.nuki else []
-        for t in extra:
-            if ctx.players == 3 and t.kind in SANMA_MISSING:
-                raise InvalidHand(f"3-player mahjong has no 2m-8m, got indicator {t}")
-            held[t.kind] += 1
-            touched.append(t.kind)
-            if t.red:
-                reds[t.kind // 9] += 1
-        held[NORTH] += ctx.nuki
-        for kind in touched:
-            if held[kind] > 4:
-                raise InvalidHand(
-                    f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
-                    "and set-aside norths (a set has 4)"
-                )
-    limits = rules.red_fives if ctx.players == 4 else rules.sanma_red_fives
-    if (
-        reds[0] > limits[0]
-        or reds[1] > limits[1]
-        or reds[2] > limits[2]
-        or held[4] + limits[0] - reds[0] > 4
-        or held[13] + limits[1] - reds[1] > 4
-        or held[22] + limits[2] - reds[2] > 4
-    ):
-        _reject_fives(held, reds, limits, ctx.players, rules)
+def _with_indicators(held, reds, ctx: WinContext) -> tuple[list[int], list[int]]:
+    """Copies and red fives counting the indicators and set-aside norths (no fifth copy)."""
+    held = list(held)
+    reds = list(reds)
+    touched = [NORTH] if ctx.nuki else []
+    for t in ctx.dora + ctx.ura if ctx.ura else ctx.dora:
+        kind = t.kind
+        if ctx.players == 3 and kind in SANMA_MISSING:
+            raise InvalidHand(f"3-player mahjong has no 2m-8m, got indicator {t}")
+        held[kind] += 1
+        touched.append(kind)
+        if t.red:
+            reds[kind // 9] += 1
+    held[NORTH] += ctx.nuki
+    for kind in touched:
+        if held[kind] > 4:
+            raise InvalidHand(
+                f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
+                "and set-aside norths (a set has 4)"
+            )
+    return held, reds
 
 
 def _reject_fives(held, reds, limits, players: int, rules: Rules) -> None:
