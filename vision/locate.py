@@ -15,16 +15,15 @@ Steps, all at a working scale of at most `LocateConfig.max_pixels`:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.rows import RowConfig, arrange
+from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +32,9 @@ class LocateConfig:
 
     max_pixels: float = 1.0e6
     """Working-image size cap: larger photos are downscaled to this many pixels."""
+    probe: bool = True
+    """Probe the tile size first and work at the scale that suits it (see `agari.vision.scale`)."""
+    scale: ScaleConfig = field(default_factory=ScaleConfig)
     min_side: int = 32
     """Images smaller than this on either side are refused."""
     proposals: ProposalConfig = field(default_factory=ProposalConfig)
@@ -42,10 +44,7 @@ class LocateConfig:
 DEFAULT_CONFIG = LocateConfig()
 
 
-def working_scale(height: int, width: int, max_pixels: float) -> float:
-    """Downscale factor (≤ 1) that brings ``height × width`` under ``max_pixels``."""
-    pixels = float(height) * float(width)
-    return 1.0 if pixels <= max_pixels else math.sqrt(max_pixels / pixels)
+working_scale = pixel_scale
 
 
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[TileDetection]:
@@ -68,9 +67,10 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     h, w = bgr.shape[:2]
     if min(h, w) < config.min_side:
         raise ImageError(f"image is too small to hold tiles: {w}x{h} pixels")
-    scale = working_scale(h, w, config.max_pixels)
-    work = bgr if scale == 1.0 else cv2.resize(bgr, None, fx=scale, fy=scale,
-                                                interpolation=cv2.INTER_AREA)
+    scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
+        else pixel_scale(h, w, config.max_pixels)
+    work = shrink(bgr, scale)
+    scale = work.shape[1] / w  # the exact factor after rounding the size
     proposals = propose(work, config.proposals)
     return arrange(proposals, scale=scale, cfg=config.rows)
 

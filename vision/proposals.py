@@ -7,6 +7,7 @@ came from the back (colourful) map.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -19,6 +20,7 @@ from agari.vision.regions import (
     back_map,
     contrast_map,
     face_map,
+    filled_map,
     level_regions,
     threshold_levels,
 )
@@ -61,7 +63,9 @@ class ProposalConfig:
     contrast_block: float = 0.05
     """Box side of the local mean, as a fraction of the image's shorter side."""
     contrast_min_block: int = 15
-    min_tile_side: float = 8.0
+    use_filled: bool = True
+    """Also threshold the face map with ink filled in (faces crowded with symbols)."""
+    min_tile_side: float = 11.0
     """Smallest tile short side kept (working pixels)."""
     max_area_fraction: float = 0.5
     """Regions larger than this share of the image are background."""
@@ -72,6 +76,12 @@ class ProposalConfig:
     """Short/long side range of a region taken as one tile (faces foreshorten)."""
     tile_aspect: float = 0.75
     """Short/long of an upright riichi tile face, used when nothing better is known."""
+    group_cover: float = 0.12
+    """A tile-shaped region this much covered by smaller ones is a pair or a grid."""
+    anchor_outlier: float = 1.8
+    """Single tiles longer than this times the median single are not trusted."""
+    symbol_ratio: tuple[float, float] = (3.0, 10.0)
+    """A tile-shaped region inside one this many times larger is a symbol, not a tile."""
     size_radius: float = 2.0
     """Single tiles within this many tile lengths of a region set its tile size."""
     weights: ScoreWeights = field(default_factory=ScoreWeights)
@@ -99,6 +109,8 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     """
     face, gray = face_map(work, cfg.maps)
     regions = _regions(face, cfg)
+    if cfg.use_filled:
+        regions += _regions(filled_map(work, cfg.maps), cfg)
     if cfg.contrast_steps:
         block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
         steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
@@ -186,8 +198,13 @@ def _is_single(r: Region, cfg: ProposalConfig) -> bool:
 def _size_anchors(regions: list[Region], cfg: ProposalConfig) -> np.ndarray:
     """``(N, 4)`` float32 rows ``cx, cy, short, long`` of credible single tiles.
 
-    A credible single is tile-shaped, found at two or more levels (stable), and
-    holds no two smaller tile-shaped regions (else it is a pair or a grid).
+    A credible single is tile-shaped and found at two or more levels (stable).
+    It is not a group: smaller tile-shaped regions inside it (each object
+    counted once) do not cover much of it, as the faces of a pair or a tray of
+    tiles would; symbols on a face cover little. It does not lie inside a plain
+    tile-shaped region several times its size (else it is a symbol on a face:
+    the bright middle of a circle, the gap between bamboo sticks). And it is
+    not far larger than the others (a tray of tiles can look like one big tile).
     """
     singles = [r for r in regions if _is_single(r, cfg)]
     if not singles:
@@ -195,31 +212,57 @@ def _size_anchors(regions: list[Region], cfg: ProposalConfig) -> np.ndarray:
     cx = np.array([r.rect[0][0] for r in singles], np.float32)
     cy = np.array([r.rect[0][1] for r in singles], np.float32)
     area = np.array([r.area for r in singles], np.float32)
+    group = [_covered(i, singles, cx, cy, area) >= cfg.group_cover for i in range(len(singles))]
+    lo, hi = cfg.symbol_ratio
     rows = []
-    for r in singles:
+    for i, r in enumerate(singles):
         same = [q for q in singles if q is not r and q.level != r.level and _same_box(r, q, 0.05)]
-        if not same:
+        if not same or group[i]:
             continue
-        box = cv2.boxPoints(r.rect)
-        smaller = area < 0.6 * r.area
-        if smaller.sum() >= 2:
-            pts = np.stack([cx[smaller], cy[smaller]], axis=1)
-            hits = sum(
-                cv2.pointPolygonTest(box, (float(x), float(y)), False) >= 0 for x, y in pts
-            )
-            if hits >= 2:
-                continue
-        rows.append((r.rect[0][0], r.rect[0][1], r.short_side, r.long_side))
-    return np.array(rows, dtype=np.float32).reshape(-1, 4)
+        (x, y), _, _ = r.rect
+        hosts = np.nonzero((area >= lo * r.area) & (area <= hi * r.area))[0]
+        if any(not group[j] and _inside(singles[j], cx[i:i + 1], cy[i:i + 1]) for j in hosts):
+            continue
+        rows.append((x, y, r.short_side, r.long_side))
+    out = np.array(rows, dtype=np.float32).reshape(-1, 4)
+    if len(out) >= 3:
+        out = out[out[:, 3] <= cfg.anchor_outlier * np.median(out[:, 3])]
+    return out
+
+
+def _covered(i: int, singles: list[Region], cx: np.ndarray, cy: np.ndarray,
+             area: np.ndarray) -> float:
+    """Share of region ``i`` covered by the smaller tile-shaped regions inside it
+    (regions found again at other levels counted once, the largest first)."""
+    r = singles[i]
+    cand = np.nonzero((area < 0.65 * area[i]) & (area > 0.01 * area[i]))[0]
+    if len(cand) < 2:
+        return 0.0
+    box = cv2.boxPoints(r.rect)
+    inside = [j for j in cand
+              if cv2.pointPolygonTest(box, (float(cx[j]), float(cy[j])), False) >= 0]
+    kept: list[int] = []
+    for j in sorted(inside, key=lambda j: -area[j]):
+        reach = 0.5 * singles[j].short_side
+        if all(math.hypot(cx[j] - cx[k], cy[j] - cy[k]) > reach for k in kept):
+            kept.append(j)
+    return float(area[kept].sum() / area[i]) if len(kept) >= 2 else 0.0
+
+
+def _inside(r: Region, xs: np.ndarray, ys: np.ndarray) -> int:
+    """How many of the points lie inside the region's min-area box."""
+    box = cv2.boxPoints(r.rect)
+    return sum(cv2.pointPolygonTest(box, (float(x), float(y)), False) >= 0
+               for x, y in zip(xs, ys, strict=True))
 
 
 def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize | None:
     """The tile size at a region.
 
     The median of the credible single tiles inside the region, else of those
-    near it (within `size_radius` of their own length) that could fit in it;
-    else the region's own shape: one tile, or a lone row of upright tiles
-    whose height is the tiles' long side.
+    near it (within `size_radius` of their own length) that could fit in it,
+    else of all in the photo; without any, the region's own shape: one tile,
+    or a lone row of upright tiles whose height is the tiles' long side.
     """
     if len(anchors):
         box = cv2.boxPoints(r.rect)
@@ -228,10 +271,11 @@ def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize
         inside = anchors[dist <= 0]
         near = anchors[(dist <= cfg.size_radius * anchors[:, 3])
                        & (anchors[:, 2] <= cfg.split.one_tile * r.short_side)]
-        pick = inside if len(inside) else near
-        if len(pick):
-            short, long_ = float(np.median(pick[:, 2])), float(np.median(pick[:, 3]))
-            return TileSize(min(short, long_), max(short, long_))
+        # With no single tile in or near the region, the photo's other tiles still say
+        # more than the region's own shape (which may be a whole tray of tiles).
+        pick = inside if len(inside) else near if len(near) else anchors
+        short, long_ = float(np.median(pick[:, 2])), float(np.median(pick[:, 3]))
+        return TileSize(min(short, long_), max(short, long_))
     if _is_single(r, cfg):
         return TileSize(r.short_side, r.long_side)
     if r.aspect < cfg.single_aspect[0] and r.short_side >= cfg.min_tile_side:
@@ -241,18 +285,21 @@ def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize
 
 
 def _distinct(regions: list[Region], tol: float = 0.03) -> list[Region]:
-    """Drop regions that repeat one from the previous level (same box within ``tol``)."""
+    """Drop regions that repeat an earlier one (same box within ``tol``), whatever its level
+    or map: splitting it again would only repeat the same pieces."""
     out: list[Region] = []
-    prev: list[Region] = []
-    level = -1
-    current: list[Region] = []
+    boxes = np.zeros((0, 3), np.float32)  # cx, cy, size of the regions kept
     for r in regions:
-        if r.level != level:
-            prev, current, level = current, [], r.level
-        current.append(r)
-        if any(_same_box(r, q, tol) for q in prev):
-            continue
+        (cx, cy), (w, h), _ = r.rect
+        size = max(w, h, 1.0)
+        if len(boxes):
+            near = np.nonzero((np.abs(boxes[:, 0] - cx) <= tol * size)
+                              & (np.abs(boxes[:, 1] - cy) <= tol * size)
+                              & (np.abs(boxes[:, 2] - size) <= tol * size))[0]
+            if any(_same_box(r, out[i], tol) for i in near):
+                continue
         out.append(r)
+        boxes = np.vstack([boxes, np.float32([[cx, cy, size]])])
     return out
 
 

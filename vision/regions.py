@@ -36,6 +36,8 @@ class MapConfig:
     """Black-hat kernel side: thin dark lines narrower than this are seams."""
     seam_weight: float = 2.0
     """How strongly seams (black-hat response) are subtracted from the face map."""
+    fill_kernel: int = 5
+    """Closing kernel of the filled face map: ink strokes narrower than this vanish."""
     back_min_value: int = 60
     """Pixels darker than this are never back candidates (shadows are unsaturated noise)."""
     smooth_sigma: float = 1.0
@@ -111,11 +113,27 @@ def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> tuple[np.ndarray,
     return np.clip(score, 0, 255).astype(np.uint8), gray
 
 
+def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
+    """Face score with ink filled in: ``uint8 (H, W)``.
+
+    Dense symbols (eight circles, nine sticks, a bold character) can leave only
+    a thin, broken rim of bright face; a grey closing paints over ink (and over
+    thin seams, so touching tiles merge into one row or grid region, which the
+    splitter then cuts along the seams of the untouched grey image).
+    """
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    excess = np.maximum(_saturation(bgr).astype(np.int16) - cfg.face_saturation_free, 0)
+    score = closed.astype(np.int16) - (cfg.face_saturation_weight * excess).astype(np.int16)
+    return np.clip(score, 0, 255).astype(np.uint8)
+
+
 def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     """Colourfulness ``uint8 (H, W)``: saturation scaled by value, 0 where dark."""
-    hi = bgr.max(axis=2)
-    sat = _saturation(bgr)
-    score = (sat.astype(np.uint16) * hi.astype(np.uint16) // 255).astype(np.uint8)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    sat, hi = hsv[..., 1], hsv[..., 2]
+    score = cv2.multiply(sat, hi, scale=1.0 / 255)
     score[hi < cfg.back_min_value] = 0
     return score
 
@@ -149,10 +167,8 @@ def smooth_map(gray: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
 
 
 def _saturation(bgr: np.ndarray) -> np.ndarray:
-    """HSV saturation ``uint8 (H, W)`` without computing hue."""
-    hi = bgr.max(axis=2).astype(np.uint16)
-    lo = bgr.min(axis=2).astype(np.uint16)
-    return ((hi - lo) * 255 // np.maximum(hi, 1)).astype(np.uint8)
+    """HSV saturation ``uint8 (H, W)``."""
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1]
 
 
 def threshold_levels(score: np.ndarray, cfg: LevelConfig = LevelConfig()) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""Working scale: a quick, small look at how big the tiles are, then work at a scale to suit.
+
+Every threshold of the locator is tuned for tiles about `ScaleConfig.target_long`
+pixels long. A quick probe on a small copy of the photo finds tile-shaped
+regions (and rows of standing tiles); the working scale brings the smaller
+tiles among them to the target length, but never above `max_pixels` and never
+upscaling. A photo of big tiles is thus worked on small (fast); a table of
+small tiles keeps its resolution. Without any tile-like region in the probe
+(or with too few alike to trust) the photo is worked on at the largest
+allowed size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from agari.vision.regions import (
+    LevelConfig,
+    contrast_map,
+    face_map,
+    level_regions,
+    threshold_levels,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleConfig:
+    """Probe and target sizes (pixels)."""
+
+    target_long: float = 64.0
+    """Tiles' long side at the working scale."""
+    probe_pixels: float = 0.3e6
+    """Size of the probe copy."""
+    probe_levels: int = 8
+    min_probe_long: float = 9.0
+    """Regions shorter than this in the probe are too small to tell a tile from noise."""
+    percentile: float = 25.0
+    """Which tile length sets the scale: a low percentile favours the smaller tiles."""
+    min_agree: int = 5
+    """Regions of about the same length needed before the probe is trusted."""
+    agree: float = 1.25
+    """Lengths within this factor of each other are about the same."""
+    min_work_side: int = 240
+    """The working image's shorter side is at least this (or the photo's own)."""
+
+
+def shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """Downscale by ``scale`` (≤ 1): halvings by ``pyrDown`` first, then area averaging.
+
+    Area averaging straight from a large photo is slow (tens of ms for 10 MP);
+    each Gaussian halving is cheap and keeps thin seams from aliasing.
+    """
+    if scale >= 1.0:
+        return image
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    out = image
+    while out.shape[1] >= 2 * size[0] and out.shape[0] >= 2 * size[1]:
+        out = cv2.pyrDown(out)
+    if out.shape[1] == size[0] and out.shape[0] == size[1]:
+        return out
+    return cv2.resize(out, size, interpolation=cv2.INTER_AREA)
+
+
+def pixel_scale(height: int, width: int, max_pixels: float) -> float:
+    """Downscale factor (≤ 1) that brings ``height × width`` under ``max_pixels``."""
+    pixels = float(height) * float(width)
+    return 1.0 if pixels <= max_pixels else math.sqrt(max_pixels / pixels)
+
+
+def probe_lengths(bgr: np.ndarray, cfg: ScaleConfig = ScaleConfig()) -> tuple[np.ndarray, float]:
+    """Long sides of tile-like regions in a small copy of the photo.
+
+    Returns:
+        ``(lengths, probe_scale)``: float32 lengths in the probe's pixels and the
+        probe's scale relative to ``bgr``.
+    """
+    h, w = bgr.shape[:2]
+    s = pixel_scale(h, w, cfg.probe_pixels)
+    small = shrink(bgr, s)
+    score, gray = face_map(small)
+    levels = threshold_levels(score, LevelConfig(levels=cfg.probe_levels))
+    kw = {"min_area": cfg.min_probe_long ** 2 * 0.5, "max_area": 0.25 * score.size,
+          "min_rectangularity": 0.8}
+    regions = level_regions(score, levels, **kw)
+    block = max(15, int(min(gray.shape) * 0.05) | 1)
+    regions += level_regions(contrast_map(gray, block), 128.0 + np.float32([4, 10]), **kw)
+    found: list[tuple[float, float, float]] = []  # centre x, y and length of distinct objects
+    for r in regions:
+        if 0.5 <= r.aspect <= 0.95 and r.rectangularity >= 0.85:
+            length = r.long_side
+        elif r.aspect < 0.4 and r.rectangularity >= 0.85:
+            length = r.short_side  # a row of upright tiles: its height
+        else:
+            continue
+        (cx, cy), _, _ = r.rect
+        # The same object found again at another level counts once.
+        if length >= cfg.min_probe_long and not any(
+                math.hypot(cx - x, cy - y) < 0.5 * max(length, v) for x, y, v in found):
+            found.append((cx, cy, length))
+    return np.array([v for _, _, v in found], np.float32), s
+
+
+def _typical(lengths: np.ndarray, cfg: ScaleConfig) -> float | None:
+    """A low percentile of the lengths that have company: at least `min_agree` regions
+    within `agree` of them. Tiles come in numbers; a stray rectangle does not."""
+    if len(lengths) < cfg.min_agree:
+        return None
+    ratio = lengths[:, None] / lengths[None, :]
+    company = ((ratio <= cfg.agree) & (ratio >= 1 / cfg.agree)).sum(axis=1)
+    good = lengths[company >= cfg.min_agree]
+    return float(np.percentile(good, cfg.percentile)) if len(good) else None
+
+
+def choose_scale(bgr: np.ndarray, max_pixels: float, cfg: ScaleConfig = ScaleConfig()) -> float:
+    """The working scale for a photo (≤ 1 and within ``max_pixels``)."""
+    h, w = bgr.shape[:2]
+    cap = pixel_scale(h, w, max_pixels)
+    lengths, s = probe_lengths(bgr, cfg)
+    long_px = _typical(lengths, cfg)
+    if long_px is None:
+        return cap
+    long_px /= s
+    scale = min(cap, cfg.target_long / long_px)
+    floor = min(1.0, cfg.min_work_side / min(h, w))
+    return max(scale, min(floor, cap))
