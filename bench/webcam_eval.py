@@ -50,6 +50,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import webcam_video  # noqa: E402
 from agari.vision.detection import TileDetection  # noqa: E402
+from agari.vision.track import TrackerConfig  # noqa: E402
+from agari.vision.track_region import RegionConfig  # noqa: E402
 
 from agari.webcam import HandReader, Session, make_tracker, run  # noqa: E402
 from agari.webcam_source import FileSource, SourceConfig, SourceSpec, open_capture  # noqa: E402
@@ -273,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--locate-mp", type=float, default=1.0,
                     help="Locator working size in megapixels.")
     ap.add_argument("--live", action="store_true", help="Feed the video as a live camera.")
+    ap.add_argument("--whole-frames", action="store_true",
+                    help="Locate in whole frames, never in a box around the change.")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads.")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -289,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         events.append((e, tap.now() if args.live else e["t"]))
 
     cpu0 = time.process_time()
-    summary = run(Session(tap, make_tracker(locate, classify), HandReader(), on_event=on_event))
+    config = TrackerConfig(region=RegionConfig(full_share=0.0)) if args.whole_frames else None
+    summary = run(Session(tap, make_tracker(locate, classify, config), HandReader(),
+                          on_event=on_event))
     cpu = time.process_time() - cpu0
     report = {"video": str(path), "frames": truth.data["frames"], "processed": summary.frames,
               "dropped": tap.dropped, "wall_s": round(summary.wall_s, 2),
@@ -298,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
               "keyframes": summary.located,
               "crops_classified": summary.classified, "live": args.live,
               "locator": args.locator, "classifier": args.classifier,
+              "whole_frames": args.whole_frames,
               **evaluate(events, truth)}
     lat = report["latency_s"]
     report["latency_median_s"] = round(statistics.median(lat), 3) if lat else None
