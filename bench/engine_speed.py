@@ -40,9 +40,7 @@ from mahjong_ref import tenhou_options, to_mahjong  # noqa: E402
 
 
 def clear_caches() -> None:
-    shapes._decompose.cache_clear()
-    shapes._part.cache_clear()
-    shapes._suit_parts.cache_clear()
+    shapes.clear_caches()
 
 
 def best_time(run, repeat: int) -> float:

@@ -1,8 +1,9 @@
 """Winning shapes (和了形): decompositions, tenpai waits and shanten over kind counts.
 
 Everything here works on 34-kind count vectors. Suits are split and each
-suit's pattern is decomposed once and cached (a pure function of a 9- or
-7-tuple), so a batch of hands shares the work. A standard decomposition is
+suit's pattern is decomposed once and remembered (a pure function of a 9- or
+7-tuple), so a batch of hands shares the work; number suits are read from
+the precomputed agari table (`agari.engine.suit_table`). A standard decomposition is
 ``(pair, seqs, trips)``: the pair kind, sequence start kinds, triplet kinds.
 
 >>> decompositions(counts_of("123456789m11122z"))
@@ -15,9 +16,10 @@ suit's pattern is decomposed once and cached (a pure function of a 9- or
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 
+from agari.engine import suit_table
 from agari.engine.tiles import KINDS, TERMINAL_HONOR_KINDS, parse_tiles
 
 Decomposition = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -42,6 +44,7 @@ def _suit_parts(pattern: tuple[int, ...], sequences: bool) -> tuple[Decompositio
 
     Offsets are relative to the suit (0..8); pair is -1 when absent. The
     lowest non-empty position must start a triplet, a sequence or the pair.
+    A split reached twice (pair first or run first) is listed once, where first found.
     """
     counts = list(pattern)
     first = next((i for i, n in enumerate(counts) if n), -1)
@@ -65,36 +68,84 @@ def _suit_parts(pattern: tuple[int, ...], sequences: bool) -> tuple[Decompositio
         for pair, seqs, trips in _suit_parts(tuple(counts), sequences):
             if pair < 0:
                 found.append((first, seqs, trips))
-    return tuple(found)
+    return tuple(dict.fromkeys(found))
 
 
-@cache
+def suit_splits(pattern: tuple[int, ...]) -> tuple[Decomposition, ...]:
+    """Every split of one number suit's nine counts into sets and at most one pair.
+
+    The definition the shipped table (`agari.engine.suit_table`) is made from.
+    """
+    return _suit_parts(tuple(pattern), True)
+
+
 def _part(pattern: tuple[int, ...], start: int):
     """(holds the pair, decompositions in absolute kinds) for one suit, or None if impossible."""
-    rest = sum(pattern) % 3
+    tiles = sum(pattern)
+    rest = tiles % 3
     if rest == 1:
         return None
-    parts = _suit_parts(pattern, start < 27)
-    if not parts:
-        return None
-    return rest == 2, tuple(
-        (p + start if p >= 0 else -1, tuple(x + start for x in ss), tuple(x + start for x in ts))
-        for p, ss, ts in parts
+    if start < 27 and tiles <= suit_table.MAX_TILES and max(pattern) <= 4:
+        shifted = _SHIFTED[start // 9]
+        splits = tuple([shifted.get(code) or _shift_code(shifted, code, start)
+                        for code in suit_table.codes(pattern)])
+    else:
+        splits = tuple([_shift(split, start) for split in _suit_parts(pattern, start < 27)])
+    return (rest == 2, splits) if splits else None
+
+
+def _shift(split: Decomposition, start: int) -> Decomposition:
+    """A split within one suit (offsets 0..8) in absolute kinds."""
+    pair, seqs, trips = split
+    return (
+        pair + start if pair >= 0 else -1,
+        tuple([x + start for x in seqs]),
+        tuple([x + start for x in trips]),
     )
 
 
-@lru_cache(maxsize=1 << 16)
-def _decompose(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
-    m = _part(counts[0:9], 0)
-    p = _part(counts[9:18], 9)
-    s = _part(counts[18:27], 18)
-    z = _part(counts[27:34], 27)
-    if m is None or p is None or s is None or z is None or m[0] + p[0] + s[0] + z[0] != 1:
+_SHIFTED: tuple[dict, dict, dict] = ({}, {}, {})
+"""Per number suit: table code → its split in absolute kinds (codes recur across patterns)."""
+
+
+def _shift_code(shifted: dict, code: int, start: int) -> Decomposition:
+    split = shifted[code] = _shift(suit_table.decode(code), start)
+    return split
+
+
+_SUIT_MEMO: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+"""Per suit (m, p, s, z): pattern → `_part` of it. Real hands repeat suit patterns a lot."""
+_IMPOSSIBLE = (False, ())
+
+
+def _suit(memo: dict, pattern: tuple[int, ...], start: int):
+    part = memo.get(pattern)
+    if part is None:
+        part = memo[pattern] = _part(pattern, start) or _IMPOSSIBLE
+    return part
+
+
+def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, ...]:
+    """All standard decompositions (sets + one pair) of concealed ``counts``; ``()`` if none."""
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    mm, pm, sm, zm = _SUIT_MEMO
+    m = mm.get(counts[0:9]) or _suit(mm, counts[0:9], 0)
+    p = pm.get(counts[9:18]) or _suit(pm, counts[9:18], 9)
+    s = sm.get(counts[18:27]) or _suit(sm, counts[18:27], 18)
+    z = zm.get(counts[27:34]) or _suit(zm, counts[27:34], 27)
+    if m[0] + p[0] + s[0] + z[0] != 1 or not (m[1] and p[1] and s[1] and z[1]):
         return ()
-    options = (m[1], p[1], s[1], z[1])
     if len(m[1]) == len(p[1]) == len(s[1]) == len(z[1]) == 1:
         return (_join((m[1][0], p[1][0], s[1][0], z[1][0])),)
-    return tuple(_join(combo) for combo in product(*options))
+    return tuple(_join(combo) for combo in product(m[1], p[1], s[1], z[1]))
+
+
+def clear_caches() -> None:
+    """Forget every suit pattern seen (benchmarks time hands that are all new)."""
+    for memo in (*_SUIT_MEMO, *_SHIFTED):
+        memo.clear()
+    _suit_parts.cache_clear()
 
 
 def _join(parts) -> Decomposition:
@@ -104,11 +155,6 @@ def _join(parts) -> Decomposition:
         parts[0][1] + parts[1][1] + parts[2][1] + parts[3][1],
         parts[0][2] + parts[1][2] + parts[2][2] + parts[3][2],
     )
-
-
-def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, ...]:
-    """All standard decompositions (sets + one pair) of concealed ``counts``; ``()`` if none."""
-    return _decompose(tuple(counts))
 
 
 def is_chiitoitsu(counts: list[int] | tuple[int, ...]) -> bool:
@@ -127,7 +173,7 @@ def is_kokushi(counts: list[int] | tuple[int, ...]) -> bool:
 
 def is_complete(counts: list[int] | tuple[int, ...], melds: int = 0) -> bool:
     """Any winning shape: sets + pair, or (with no melds) seven pairs or thirteen orphans."""
-    if _decompose(tuple(counts)):
+    if decompositions(counts):
         return True
     return melds == 0 and sum(counts) == 14 and (is_chiitoitsu(counts) or is_kokushi(counts))
 
