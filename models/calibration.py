@@ -3,22 +3,25 @@
 Every physical set draws its tiles a little differently (the 1-sou bird, the
 1-pin, the script of the winds, the red of the fives). A profile holds what
 agari learned from photos of one set laid out in the reference layout
-(`agari.models.calibration_layout`): the classifier's embedding of every kind
-as this set shows it (several views per tile), the colours of its face and
-back, and which red fives the set has.
+(`agari.models.calibration_layout`): for several *views* of every tile, the
+classifier's embedding and a shape descriptor of the crop
+(`agari.models.calibration_features`: a histogram of stroke directions that
+owes nothing to the training sets), the colours of its face and back, and
+which red fives the set has.
 
 `TilesetProfile.adjust` combines the model's probabilities with that evidence
 as a product of experts, per crop and class ``c``::
 
     log p'(c) = alpha * log p(c) + beta * s(c) [+ log absent_prior]    (then normalised)
 
-where ``s(c)`` is the cosine similarity of the crop's embedding to the set's
-own samples of ``c`` (both centred on the set's mean embedding, which removes
-most of what the whole set has in common, its "accent"). Classes without
-samples (``none``; a red five the set lacks) take ``s_ref``, the similarity a
-crop typically has to the nearest *wrong* kind of this set, so a crop that
-matches none of the set's tiles well drifts towards ``none``. Red fives the set
-does not have are damped by ``absent_prior``.
+``s(c)`` is the crop's similarity to this set's own views of ``c``: per
+channel (embedding, shape), the cosine similarity to the nearest views, both
+sides centred on the set's mean (which removes what the whole set has in
+common, its "accent"); the channels are mixed by ``shape_weight``. Classes
+without views (``none``; a red five the set lacks) take ``s_ref``, the
+similarity a view typically has to the nearest view of *another* kind, so a
+crop that matches none of the set's tiles drifts towards ``none``. Red fives
+the set does not have are damped by ``absent_prior``.
 
 Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
 `TileClassifier` whose ``predict`` applies a profile) lives in
@@ -46,19 +49,25 @@ class AdjustConfig:
         alpha: weight of the model's log-probabilities (1 keeps them; < 1 softens a
             model that is over-sure on a set it never saw).
         beta: weight of the similarity evidence (per unit of cosine similarity).
+        shape_weight: share of the shape descriptors in the similarity (the rest is
+            the embedding's); used when the crops' descriptors are given.
         absent_prior: probability multiplier for red fives the set does not have.
         neighbours: a class's similarity is the mean of its ``neighbours`` most
             similar samples (1 = nearest sample; views of one tile differ in turn,
             light and framing, so the nearest view is the fairest comparison).
         ref_quantile: quantile of the samples' nearest-wrong-kind similarities
             taken as ``s_ref`` (see the module doc).
+        keep_none: leave the model's ``none`` probability as it was and let the
+            evidence share out only the rest among the tile classes.
     """
 
-    alpha: float = 1.0
-    beta: float = 12.0
+    alpha: float = 0.25
+    beta: float = 24.0
+    shape_weight: float = 0.5
     absent_prior: float = 0.02
     neighbours: int = 1
     ref_quantile: float = 0.5
+    keep_none: bool = False
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -67,6 +76,8 @@ class AdjustConfig:
             raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
         if self.neighbours < 1:
             raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if not 0.0 <= self.shape_weight <= 1.0:
+            raise InvalidInput(f"shape_weight must be in [0, 1], got {self.shape_weight}")
         if not 0.0 <= self.ref_quantile <= 1.0:
             raise InvalidInput(f"ref_quantile must be in [0, 1], got {self.ref_quantile}")
 
@@ -103,6 +114,7 @@ class TilesetProfile:
             (`agari.models.calibration_store.model_fingerprint`).
         class_names: the classifier's classes, in its column order.
         samples: float32 ``(N, D)`` raw embeddings of the calibration views.
+        shapes: float32 ``(N, F)`` shape descriptors of the same views (``F`` may be 0).
         labels: int32 ``(N,)`` index into ``class_names`` of each sample.
         tile_ids: int32 ``(N,)`` which physical tile (one per kind per photo) a view is of.
         reds: red fives this set has (as laid out).
@@ -116,6 +128,7 @@ class TilesetProfile:
     model_id: str
     class_names: tuple[str, ...]
     samples: np.ndarray
+    shapes: np.ndarray
     labels: np.ndarray
     tile_ids: np.ndarray
     reds: tuple[str, ...] = RED_FIVE_NAMES
@@ -126,10 +139,11 @@ class TilesetProfile:
 
     def __post_init__(self) -> None:
         n = len(self.labels)
-        if self.samples.ndim != 2 or len(self.samples) != n or len(self.tile_ids) != n:
-            raise ModelError(f"profile {self.name!r}: expected samples (N, D), labels (N,) and "
-                             f"tile_ids (N,), got {self.samples.shape}, {self.labels.shape}, "
-                             f"{self.tile_ids.shape}")
+        if self.samples.ndim != 2 or self.shapes.ndim != 2 or len(self.samples) != n \
+                or len(self.shapes) != n or len(self.tile_ids) != n:
+            raise ModelError(f"profile {self.name!r}: expected samples (N, D), shapes (N, F), "
+                             f"labels (N,) and tile_ids (N,), got {self.samples.shape}, "
+                             f"{self.shapes.shape}, {self.labels.shape}, {self.tile_ids.shape}")
         if n and (self.labels.min() < 0 or self.labels.max() >= len(self.class_names)):
             raise ModelError(f"profile {self.name!r}: a label is outside the class list")
         unknown = set(self.reds) - set(RED_FIVE_NAMES)
@@ -138,22 +152,26 @@ class TilesetProfile:
 
     # -- building ---------------------------------------------------------------
     @classmethod
-    def create(cls, name: str, model_id: str, class_names: Sequence[str], dim: int, *,
-               reds: Sequence[str] = RED_FIVE_NAMES,
+    def create(cls, name: str, model_id: str, class_names: Sequence[str], dim: int,
+               shape_dim: int = 0, *, reds: Sequence[str] = RED_FIVE_NAMES,
                config: AdjustConfig | None = None) -> TilesetProfile:
-        """An empty profile (no samples yet) for a model with ``dim``-wide embeddings."""
+        """An empty profile for a model with ``dim``-wide embeddings and ``shape_dim``-wide
+        shape descriptors of its input crops."""
         return cls(name=name, model_id=model_id, class_names=tuple(class_names),
-                   samples=np.zeros((0, dim), np.float32), labels=np.zeros(0, np.int32),
+                   samples=np.zeros((0, dim), np.float32),
+                   shapes=np.zeros((0, shape_dim), np.float32), labels=np.zeros(0, np.int32),
                    tile_ids=np.zeros(0, np.int32), reds=tuple(reds),
                    config=config or AdjustConfig())
 
-    def added(self, samples: np.ndarray, labels: Sequence[str], tile_ids: np.ndarray, *,
-              photo: PhotoRecord, back_colour: Sequence[float] | None = None,
+    def added(self, samples: np.ndarray, shapes: np.ndarray, labels: Sequence[str],
+              tile_ids: np.ndarray, *, photo: PhotoRecord,
+              back_colour: Sequence[float] | None = None,
               face_colour: Sequence[float] | None = None) -> TilesetProfile:
         """A copy with one more photo's views added.
 
         Args:
             samples: float32 ``(M, D)`` embeddings of the photo's views.
+            shapes: float32 ``(M, F)`` their shape descriptors.
             labels: ``M`` class names (each in ``class_names``).
             tile_ids: int ``(M,)`` the physical tile of each view, numbered within the photo.
             photo: the record kept for this photo.
@@ -161,8 +179,12 @@ class TilesetProfile:
                 keeps the running mean over photos.
         """
         samples = np.asarray(samples, np.float32)
+        shapes = np.asarray(shapes, np.float32)
         if samples.ndim != 2 or samples.shape[1] != self.dim:
             raise ModelError(f"expected embeddings (M, {self.dim}), got {samples.shape}")
+        if shapes.shape != (len(samples), self.shapes.shape[1]):
+            raise ModelError(f"expected shape descriptors ({len(samples)}, "
+                             f"{self.shapes.shape[1]}), got {shapes.shape}")
         index = {c: i for i, c in enumerate(self.class_names)}
         missing = sorted(set(labels) - set(index))
         if missing:
@@ -174,6 +196,7 @@ class TilesetProfile:
         return replace(
             self,
             samples=np.concatenate([self.samples, samples]),
+            shapes=np.concatenate([self.shapes, shapes]),
             labels=np.concatenate([self.labels, lab]),
             tile_ids=np.concatenate([self.tile_ids, ids]),
             back_colour=_running_mean(self.back_colour, back_colour, k),
@@ -206,52 +229,86 @@ class TilesetProfile:
         """Embeddings ``(N, D)`` → centred unit vectors ``(N, D)`` float32, as compared."""
         return unit_rows(np.asarray(embeddings, np.float32) - self.centre)
 
+    def shape_features(self, shapes: np.ndarray) -> np.ndarray:
+        """Shape descriptors ``(N, F)`` → centred unit vectors, as compared."""
+        centre = _cached(self, "shape_centre", lambda: _tile_mean(self.shapes, self.tile_ids))
+        return unit_rows(np.asarray(shapes, np.float32) - centre)
+
+    @property
+    def uses_shapes(self) -> bool:
+        """Whether shape descriptors take part (the profile has them and the config weighs them)."""
+        return self.shapes.shape[1] > 0 and self.config.shape_weight > 0
+
     @property
     def s_ref(self) -> float:
-        """Similarity a view typically has to the nearest sample of another kind."""
+        """Similarity a view typically has to the nearest view of another kind."""
         return _cached(self, "s_ref", self._reference_similarity)
 
     def _reference_similarity(self) -> float:
         if len(self.known) < 2:
             return 0.0
-        f = self.features(self.samples)
-        sim = f @ f.T
-        sim[self.labels[:, None] == self.labels[None, :]] = -np.inf
+        sim = self._class_similarities(self.samples, self.shapes if self.uses_shapes else None)
+        sim[np.arange(len(sim)), self.labels] = -np.inf
         nearest_wrong = sim.max(axis=1)
         return float(np.quantile(nearest_wrong, self.config.ref_quantile))
 
-    # -- applying -------------------------------------------------------------------
-    def similarities(self, embeddings: np.ndarray) -> np.ndarray:
+    def similarities(self, embeddings: np.ndarray, shapes: np.ndarray | None = None) -> np.ndarray:
         """float32 ``(N, C)``: each crop's similarity to each class of this set.
 
-        Classes without samples get `s_ref`.
+        Args:
+            embeddings: float32 ``(N, D)``, the model's embeddings of the crops.
+            shapes: float32 ``(N, F)`` their shape descriptors, or None (embedding only).
+
+        Classes without views get `s_ref`.
         """
         emb = np.asarray(embeddings, np.float32)
         if emb.ndim != 2 or emb.shape[1] != self.dim:
             raise ModelError(f"profile {self.name!r} expects embeddings (N, {self.dim}), "
                              f"got {emb.shape}")
-        out = np.full((len(emb), len(self.class_names)), self.s_ref, np.float32)
+        if shapes is not None and np.shape(shapes) != (len(emb), self.shapes.shape[1]):
+            raise ModelError(f"profile {self.name!r} expects shape descriptors "
+                             f"({len(emb)}, {self.shapes.shape[1]}), got {np.shape(shapes)}")
+        sim = self._class_similarities(emb, shapes if self.uses_shapes else None)
+        sim[:, ~self._has_views] = self.s_ref
+        return sim
+
+    @property
+    def _has_views(self) -> np.ndarray:
+        return np.isin(np.arange(len(self.class_names)), self.labels)
+
+    def _class_similarities(self, emb: np.ndarray, shapes: np.ndarray | None) -> np.ndarray:
+        """Per class, mixed-channel similarity to its nearest views (-inf for classes without)."""
+        out = np.full((len(emb), len(self.class_names)), -np.inf, np.float32)
         if not len(self.labels) or not len(emb):
             return out
-        sim = self.features(emb) @ self._sample_features.T          # (N, S)
+        channels = [(self.features(emb) @ self._sample_features.T, 1.0)]
+        if shapes is not None:
+            w = self.config.shape_weight
+            channels = [(channels[0][0], 1.0 - w),
+                        (self.shape_features(shapes) @ self._sample_shapes.T, w)]
         k = self.config.neighbours
         for c in np.unique(self.labels):
-            cols = sim[:, self.labels == c]
-            if cols.shape[1] > k:
-                cols = np.partition(cols, cols.shape[1] - k, axis=1)[:, -k:]
-            out[:, c] = cols.mean(axis=1)
+            cols = self.labels == c
+            out[:, c] = sum(weight * _top_mean(sim[:, cols], k) for sim, weight in channels)
         return out
 
     @property
     def _sample_features(self) -> np.ndarray:
         return _cached(self, "sample_features", lambda: self.features(self.samples))
 
-    def adjust(self, probs: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    @property
+    def _sample_shapes(self) -> np.ndarray:
+        return _cached(self, "sample_shapes", lambda: self.shape_features(self.shapes))
+
+    def adjust(self, probs: np.ndarray, embeddings: np.ndarray,
+               shapes: np.ndarray | None = None) -> np.ndarray:
         """The model's probabilities corrected by this set's evidence.
 
         Args:
             probs: float32 ``(N, C)`` softmax output over ``class_names``.
             embeddings: float32 ``(N, D)`` the model's embeddings of the same crops.
+            shapes: float32 ``(N, F)`` the crops' shape descriptors
+                (`agari.models.calibration_features.crop_shapes`), or None.
 
         Returns:
             float32 ``(N, C)``, rows summing to 1 (see the module doc for the rule).
@@ -261,12 +318,22 @@ class TilesetProfile:
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
         logits = cfg.alpha * np.log(np.maximum(p, np.float32(1e-12)))
-        logits += cfg.beta * self.similarities(embeddings)
+        logits += cfg.beta * self.similarities(embeddings, shapes)
         for name in self.absent:
             logits[:, self.class_names.index(name)] += np.float32(np.log(cfg.absent_prior))
         logits -= logits.max(axis=1, keepdims=True)
         out = np.exp(logits)
-        return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+        out /= out.sum(axis=1, keepdims=True)
+        if cfg.keep_none and NONE in self.class_names:
+            # Bare table, a fragment or a gap resembles a set's plainest faces (白, the back)
+            # as much as those resemble themselves: whether a crop is a tile at all stays the
+            # model's call, and the set's evidence only decides which tile it is.
+            k = self.class_names.index(NONE)
+            p_none = p[:, k:k + 1]
+            rest = 1.0 - out[:, k:k + 1]
+            out *= (1.0 - p_none) / np.maximum(rest, np.float32(1e-12))
+            out[:, k] = p_none[:, 0]
+        return out.astype(np.float32)
 
     def summary(self) -> dict:
         """A JSON-able description (what `agari calibrate` reports)."""
@@ -277,6 +344,7 @@ class TilesetProfile:
         return {
             "name": self.name, "photos": len(self.photos), "kinds": len(faces),
             "backs": tiles.get(BACK, 0), "views": int(len(self.labels)),
+            "shape_dim": int(self.shapes.shape[1]),
             "reds": list(self.reds), "s_ref": round(self.s_ref, 4),
             "back_colour": _rounded(self.back_colour), "face_colour": _rounded(self.face_colour),
             "tiles_per_kind": tiles,
@@ -289,6 +357,13 @@ def _cached(profile: TilesetProfile, key: str, make):
     if key not in cache:
         cache[key] = make()
     return cache[key]
+
+
+def _top_mean(sim: np.ndarray, k: int) -> np.ndarray:
+    """Row-wise mean of the ``k`` largest values of ``sim`` ``(N, M)``."""
+    if sim.shape[1] > k:
+        sim = np.partition(sim, sim.shape[1] - k, axis=1)[:, -k:]
+    return sim.mean(axis=1)
 
 
 def _tile_mean(samples: np.ndarray, tile_ids: np.ndarray) -> np.ndarray:

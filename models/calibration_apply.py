@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from agari.engine.errors import ModelError
-from agari.models.calibration import TilesetProfile
+from agari.models.calibration import RED_FIVE_NAMES, AdjustConfig, TilesetProfile
+from agari.models.calibration_features import crop_shapes
 from agari.models.calibration_store import model_fingerprint
 from agari.models.classifier import Predictions, TileClassifier
 
@@ -36,10 +37,21 @@ def check_compatible(classifier: TileClassifier, profile: TilesetProfile) -> Non
                          code="tileset_model_mismatch")
 
 
-def apply_profile(predictions: Predictions, profile: TilesetProfile) -> Predictions:
-    """``predictions`` with probabilities adjusted by ``profile`` (embeddings unchanged)."""
-    return Predictions(probs=profile.adjust(predictions.probs, predictions.embeddings),
+def apply_profile(predictions: Predictions, profile: TilesetProfile,
+                  shapes: np.ndarray | None = None) -> Predictions:
+    """``predictions`` with probabilities adjusted by ``profile`` (embeddings unchanged).
+
+    Args:
+        shapes: the crops' shape descriptors (`crop_shapes`), or None for the
+            embedding evidence alone.
+    """
+    return Predictions(probs=profile.adjust(predictions.probs, predictions.embeddings, shapes),
                        embeddings=predictions.embeddings, class_names=predictions.class_names)
+
+
+def shapes_of(classifier: TileClassifier, crops: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
+    """Shape descriptors ``(N, F)`` of crops as ``classifier`` sees them (its input size)."""
+    return crop_shapes(classifier.prepare(crops), classifier.spec)
 
 
 class CalibratedClassifier(TileClassifier):
@@ -57,7 +69,19 @@ class CalibratedClassifier(TileClassifier):
 
     def predict(self, crops: np.ndarray | Sequence[np.ndarray]) -> Predictions:
         """As `TileClassifier.predict`, probabilities adjusted by the profile."""
-        return apply_profile(super().predict(crops), self.profile)
+        shapes = shapes_of(self, crops) if self.profile.uses_shapes else None
+        return apply_profile(super().predict(crops), self.profile, shapes)
+
+
+def new_profile(name: str, classifier: TileClassifier, *,
+                reds: Sequence[str] = RED_FIVE_NAMES,
+                config: AdjustConfig | None = None) -> TilesetProfile:
+    """An empty profile for ``classifier`` (its fingerprint, classes and feature sizes)."""
+    probe = np.zeros((1, *classifier.input_size, 3), np.uint8)
+    dim = classifier.predict(probe).embeddings.shape[1]
+    return TilesetProfile.create(name, model_fingerprint(classifier.path),
+                                 classifier.class_names, dim, shapes_of(classifier, probe).shape[1],
+                                 reds=reds, config=config)
 
 
 def calibrated(classifier: TileClassifier, profile: TilesetProfile | None) -> TileClassifier:

@@ -1,8 +1,8 @@
 """From a calibration photo to a profile: views of each bound tile, colours, sanity checks.
 
 `calibrate_photo` is what ``agari calibrate`` runs once the locator has found
-the tiles: bind them to the layout, check the classifier does not clearly
-contradict the layout (tiles swapped, a row out of order), cut several
+the tiles: bind them to the layout, check the classifier does not read two
+tiles as each other's kinds (tiles swapped, a row reversed), cut several
 *views* of every tile — the locator's crop, turned upside down (tiles lie both
 ways up in play), loosely framed, lighter and darker — embed them, and add
 them to the profile with the photo's face and back colours.
@@ -10,6 +10,7 @@ them to the profile with the photo's face and back colours.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ import cv2
 import numpy as np
 from agari.engine.tiles import BACK, NONE
 from agari.models.calibration import PhotoRecord, TilesetProfile
+from agari.models.calibration_apply import shapes_of
 from agari.models.calibration_layout import (
     DEFAULT_BIND,
     BindConfig,
@@ -35,35 +37,47 @@ from agari.vision.detection import TileDetection
 
 @dataclass(frozen=True, slots=True)
 class ViewConfig:
-    """The views cut of each calibration tile.
+    """The views cut of each calibration tile: how tiles of the set look in other photos.
+
+    View 0 is the locator's crop, view 1 the same turned 180°; every further view
+    is loosely framed (corner noise ``jitter`` × width, turned by up to ``turn``
+    degrees, foreshortened down to ``squash``), seen at a lower resolution (tile
+    width drawn from ``width_px``), lit by ``gain``, blurred up to ``blur`` px,
+    with sensor noise up to ``noise``, and turned 180° every other time.
 
     Attributes:
-        views: crops per tile (the first is the plain crop; odd ones are turned 180°).
-        jitter: corner noise of the loose views, as a fraction of the tile width.
-        gain: brightness factors the views cycle through.
         seed: the views are a pure function of the photo and this seed.
     """
 
-    views: int = 8
+    views: int = 16
     jitter: float = 0.04
-    gain: tuple[float, ...] = (1.0, 1.0, 0.8, 0.8, 1.2, 1.2, 0.65, 0.65)
+    turn: float = 4.0
+    squash: float = 0.75
+    width_px: tuple[float, float] = (14.0, 60.0)
+    gain: tuple[float, float] = (0.6, 1.25)
+    blur: float = 1.2
+    noise: float = 6.0
     seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class CheckConfig:
-    """When the classifier's reading of a tile is taken to contradict the layout.
+    """When the classifier's reading says two tiles of the layout are swapped.
 
-    A tile contradicts its position when the model gives the expected kind less
-    than ``max_expected`` and another tile kind (or ``back``) at least ``min_other``.
-    A plain five read for its red five or the reverse never counts: that colour
-    is what calibration teaches.
+    Tiles ``i`` and ``j`` look swapped when giving ``i`` the kind laid out at ``j``
+    and ``j`` the kind laid out at ``i`` is more likely under the model than the
+    layout by ``min_gain`` nats (natural log) — and the model reads each of them
+    as the other's kind. A model that is merely wrong about an unusual set (it
+    reads this set's 4p as 5p, but its 5p as 5p too) never looks swapped; a
+    reversed row or rows laid in the wrong order look like many swaps.
     """
 
-    max_expected: float = 0.01
-    min_other: float = 0.9
+    min_gain: float = 6.0
+    floor: float = 1e-6
 
 
+NOT_A_TILE = 0.9
+"""`none` probability above which a detection that spoils the layout is left out."""
 DEFAULT_VIEWS = ViewConfig()
 DEFAULT_CHECK = CheckConfig()
 
@@ -92,13 +106,47 @@ def tile_views(image: np.ndarray, det: TileDetection, *, size: tuple[int, int], 
     width = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     out = np.empty((config.views, *size, 3), np.uint8)
     for v in range(config.views):
-        quad = q if v < 2 else q + rng.normal(0, config.jitter * width, (4, 2)).astype(np.float32)
-        crop = crop_tile(image, quad, sideways=det.sideways, size=size, margin=margin)
-        if v % 2:
-            crop = crop[::-1, ::-1]
-        gain = config.gain[v % len(config.gain)]
-        out[v] = crop if gain == 1.0 else cv2.convertScaleAbs(crop, alpha=gain)
+        if v < 2:
+            crop = crop_tile(image, q, sideways=det.sideways, size=size, margin=margin)
+        else:
+            crop = _loose_view(image, _moved(q, width, config, rng), det.sideways, size=size,
+                               margin=margin, config=config, rng=rng)
+        out[v] = crop[::-1, ::-1] if v % 2 else crop
     return out
+
+
+def _moved(q: np.ndarray, width: float, config: ViewConfig,
+           rng: np.random.Generator) -> np.ndarray:
+    """The quad turned, foreshortened along its up axis and with jittered corners."""
+    centre = q.mean(axis=0)
+    t = np.radians(rng.uniform(-config.turn, config.turn))
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    up = (q[0] + q[1] - q[2] - q[3]) / 2
+    up_unit = up / max(float(np.linalg.norm(up)), 1e-6)
+    rel = q - centre
+    along_up = rel @ up_unit
+    rel = rel - (1.0 - rng.uniform(config.squash, 1.0)) * along_up[:, None] * up_unit
+    moved = rel @ rot.T + centre
+    return moved + rng.normal(0, config.jitter * width, (4, 2)).astype(np.float32)
+
+
+def _loose_view(image: np.ndarray, quad: np.ndarray, sideways: bool, *, size: tuple[int, int],
+                margin: float, config: ViewConfig, rng: np.random.Generator) -> np.ndarray:
+    """One photographic variant: lower resolution, light, blur, noise."""
+    h, w = size
+    small_w = rng.uniform(*config.width_px)
+    if small_w < w:
+        small = (max(4, round(h * small_w / w)), max(4, round(small_w)))
+        crop = crop_tile(image, quad, sideways=sideways, size=small, margin=margin)
+        crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_LINEAR)
+    else:
+        crop = crop_tile(image, quad, sideways=sideways, size=size, margin=margin)
+    x = crop.astype(np.float32) * rng.uniform(*config.gain)
+    sigma = rng.uniform(0, config.blur)
+    if sigma > 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), sigma)
+    x += rng.normal(0, rng.uniform(0, config.noise), x.shape).astype(np.float32)
+    return np.clip(x, 0, 255).astype(np.uint8)
 
 
 def _centre_region(crop: np.ndarray, share: float = 0.5) -> np.ndarray:
@@ -122,22 +170,28 @@ def colour_stats(crops: np.ndarray, names: Sequence[str]) -> tuple[tuple | None,
     return back, face
 
 
-def contradictions(preds: Predictions, names: Sequence[str], *,
-                   config: CheckConfig = DEFAULT_CHECK) -> list[tuple[int, str, float]]:
-    """Positions whose tile the model clearly reads as another kind: ``(index, read, p)``."""
-    out = []
-    for i, (row, name) in enumerate(zip(preds.probs, names, strict=True)):
-        j = int(np.argmax(row))
-        read = preds.class_names[j]
-        if read in (name, NONE) or _same_five(read, name):
-            continue
-        if row[preds.class_names.index(name)] <= config.max_expected and row[j] >= config.min_other:
-            out.append((i, read, float(row[j])))
-    return out
+def swapped_pairs(preds: Predictions, names: Sequence[str], *,
+                  config: CheckConfig = DEFAULT_CHECK) -> list[tuple[int, int, float]]:
+    """Pairs of positions the model reads as each other's kinds: ``(i, j, gain)``, best first.
 
-
-def _same_five(a: str, b: str) -> bool:
-    return {a[0], b[0]} == {"0", "5"} and a[1] == b[1] and BACK not in (a, b)
+    Each position is reported at most once (in its strongest pair).
+    """
+    cols = [preds.class_names.index(n) for n in names]
+    logp = np.log(np.maximum(preds.probs[:, cols], config.floor))    # (N, N): tile i as kind j
+    best = logp.argmax(axis=1)
+    own = np.diag(logp)
+    gain = logp + logp.T - own[:, None] - own[None, :]
+    out, used = [], set()
+    for i, j in zip(*np.nonzero(np.triu(gain, 1) > config.min_gain), strict=True):
+        if best[i] == j and best[j] == i:
+            out.append((int(i), int(j), float(gain[i, j])))
+    out.sort(key=lambda t: -t[2])
+    kept = []
+    for i, j, g in out:
+        if i not in used and j not in used:
+            kept.append((i, j, g))
+            used |= {i, j}
+    return kept
 
 
 def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
@@ -152,38 +206,36 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
         detections: the locator's tiles in it.
         classifier: the (uncalibrated) model the profile is for.
         source: the photo's name, kept in the profile.
-        force: keep the layout's kinds even where the model clearly reads another.
+        force: keep the layout's kinds even where tiles look swapped.
 
     Raises:
         LayoutMismatch: the rows do not fit the layout (which row, what is missing
-            or extra), or, unless ``force``, the model contradicts the layout.
+            or extra), or, unless ``force``, tiles look swapped (`swapped_pairs`).
     """
     layout = _layout(profile)
     spec = classifier.spec
-    try:
-        bound = bind_layout(detections, layout, config=bind)
-    except LayoutMismatch as err:
-        raise _explained(err, image, detections, classifier, layout, bind) from None
+    bound = _bind(image, detections, classifier, layout, bind)
     names = [b.name for b in bound]
     plain = np.stack([crop_tile(image, b.detection.quad, sideways=b.detection.sideways,
                                 size=spec.input_size, margin=spec.crop_margin) for b in bound])
     preds = classifier.predict(plain)
-    bad = contradictions(preds, names, config=check)
-    if bad and not force:
-        raise LayoutMismatch(_contradiction_message(bound, bad), positions=[
-            {"row": bound[i].row + 1, "tile": bound[i].col + 1, "expected": bound[i].name,
-             "read": r, "p": round(p, 4)} for i, r, p in bad])
+    swaps = swapped_pairs(preds, names, config=check)
+    if swaps and not force:
+        raise LayoutMismatch(_swap_message(bound, swaps), swapped=[
+            [_where(bound[i]), _where(bound[j])] for i, j, _ in swaps])
     rng = np.random.default_rng(views.seed)
     crops = np.concatenate([tile_views(image, b.detection, size=spec.input_size,
                                        margin=spec.crop_margin, config=views, rng=rng)
                             for b in bound])
     emb = classifier.predict(crops).embeddings
+    shapes = shapes_of(classifier, crops)
     back, face = colour_stats(plain, names)
     record = PhotoRecord(source=source, tiles=len(bound),
                          added=datetime.now(UTC).isoformat(timespec="seconds"))
     labels = [n for n in names for _ in range(views.views)]
     ids = np.repeat(np.arange(len(bound)), views.views)
-    updated = profile.added(emb, labels, ids, photo=record, back_colour=back, face_colour=face)
+    updated = profile.added(emb, shapes, labels, ids, photo=record, back_colour=back,
+                            face_colour=face)
     agree = float(np.mean([b == n for b, n in zip(preds.best, names, strict=True)]))
     report = CalibrationReport(source=source, tiles=len(bound), views=len(labels),
                                model_agreement=agree,
@@ -194,16 +246,40 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
     return updated, report
 
 
+def _bind(image: np.ndarray, detections: Sequence[TileDetection], classifier: TileClassifier,
+          layout: ReferenceLayout, bind: BindConfig) -> tuple[BoundTile, ...]:
+    """Bind the detections; if they do not fit, once more without what the model calls
+    surely not a tile (a patch of table the locator took for one)."""
+    try:
+        return bind_layout(detections, layout, config=bind)
+    except LayoutMismatch as err:
+        first = err
+    spec = classifier.spec
+    if detections:
+        crops = np.stack([crop_tile(image, d.quad, sideways=d.sideways, size=spec.input_size,
+                                    margin=spec.crop_margin) for d in detections])
+        p_none = classifier.predict(crops).probs[:, spec.class_names.index(NONE)]
+        kept = [d for d, p in zip(detections, p_none, strict=True) if p < NOT_A_TILE]
+        if len(kept) < len(detections):
+            with contextlib.suppress(LayoutMismatch):
+                return bind_layout(kept, layout, config=bind)
+    raise _explained(first, image, detections, classifier, layout, bind) from None
+
+
 def _layout(profile: TilesetProfile) -> ReferenceLayout:
     return ReferenceLayout(reds=profile.reds)
 
 
-def _contradiction_message(bound: Sequence[BoundTile], bad: list[tuple[int, str, float]]) -> str:
-    parts = [f"row {bound[i].row + 1} tile {bound[i].col + 1} should be {bound[i].name} but "
-             f"reads as {read} ({p:.2f})" for i, read, p in bad[:4]]
-    more = f" and {len(bad) - 4} more" if len(bad) > 4 else ""
+def _where(tile: BoundTile) -> str:
+    return f"row {tile.row + 1} tile {tile.col + 1} ({tile.name})"
+
+
+def _swap_message(bound: Sequence[BoundTile], swaps: list[tuple[int, int, float]]) -> str:
+    parts = [f"{bound[i].name} and {bound[j].name} look swapped ({_where(bound[i])} reads as "
+             f"{bound[j].name}, {_where(bound[j])} as {bound[i].name})" for i, j, _ in swaps[:3]]
+    more = f" and {len(swaps) - 3} more pairs" if len(swaps) > 3 else ""
     return ("the photo does not match the calibration layout: " + "; ".join(parts) + more +
-            " (tiles out of order? --force keeps the layout's kinds)")
+            " (--force keeps the layout's kinds)")
 
 
 def _explained(err: LayoutMismatch, image: np.ndarray, detections: Sequence[TileDetection],

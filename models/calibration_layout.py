@@ -22,8 +22,9 @@ which row is off and how.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from agari.engine.errors import InvalidInput
@@ -125,11 +126,17 @@ class BindConfig:
             area are dropped (locator fragments, a tile's side, clutter).
         max_gap: free space between neighbours in a row, in tile widths.
         max_offset: how far a neighbour's centre may sit off the row line, in tile heights.
+        isolation: a detection farther than this many median tile heights from every
+            other is dropped (something on the table, not part of the layout).
+        merged: a quad at least this many median tile widths wide is taken for that
+            many touching tiles and cut apart.
     """
 
     size_ratio: tuple[float, float] = (0.25, 4.0)
     max_gap: float = 1.5
     max_offset: float = 0.45
+    isolation: float = 3.0
+    merged: float = 1.6
 
 
 DEFAULT_BIND = BindConfig()
@@ -148,47 +155,111 @@ class BoundTile:
 @dataclass(frozen=True, slots=True)
 class _Geom:
     centre: np.ndarray   # (N, 2)
-    right: np.ndarray    # (N, 2) unit, along each tile's row, aligned to one global sense
+    right: np.ndarray    # (N, 2) unit, TL→TR: along each tile's row
     width: np.ndarray    # (N,)
     height: np.ndarray   # (N,)
 
 
+def _quads(dets: Sequence[TileDetection]) -> np.ndarray:
+    return np.array([d.quad for d in dets], np.float64).reshape(-1, 4, 2)
+
+
 def _geometry(dets: Sequence[TileDetection]) -> _Geom:
-    q = np.array([d.quad for d in dets], np.float64).reshape(-1, 4, 2)
-    centre = q.mean(axis=1)
+    q = _quads(dets)
     along = (q[:, 1] - q[:, 0]) + (q[:, 2] - q[:, 3])
     across = (q[:, 0] - q[:, 3]) + (q[:, 1] - q[:, 2])
-    width = np.linalg.norm(along, axis=1) / 2
-    height = np.linalg.norm(across, axis=1) / 2
     right = along / np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-9)
-    # One sense for every tile: the locator may have turned some rows the other way up.
+    return _Geom(q.mean(axis=1), right, np.linalg.norm(along, axis=1) / 2,
+                 np.linalg.norm(across, axis=1) / 2)
+
+
+def _layout_right(dets: Sequence[TileDetection]) -> np.ndarray:
+    """Unit vector along the layout's rows, in the sense most quads' TL→TR take.
+
+    The grid's two axes come from the quads' edges modulo 90° (a locator may turn
+    some tiles a quarter: a slanted view makes upright tiles look wider than tall);
+    the row axis is the one most TL→TR edges follow.
+    """
+    right = _geometry(dets).right
     ang = np.arctan2(right[:, 1], right[:, 0])
-    axis = np.angle(np.exp(2j * ang).mean()) / 2
-    ref = np.array([np.cos(axis), np.sin(axis)])
-    sign = np.where(right @ ref < 0, -1.0, 1.0)[:, None]
-    right = right * sign
-    if (sign < 0).sum() > len(sign) / 2:  # keep the majority's sense
-        right = -right
-    return _Geom(centre, right, width, height)
+    base = np.angle(np.exp(4j * ang).mean()) / 4
+    axes = np.array([[np.cos(base + k * np.pi / 2), np.sin(base + k * np.pi / 2)]
+                     for k in range(4)])
+    votes = np.bincount((right @ axes.T).argmax(axis=1), minlength=4)
+    return axes[int(votes.argmax())]
+
+
+def _reframed(det: TileDetection, right: np.ndarray) -> TileDetection:
+    """``det`` with its corners renamed TL, TR, BR, BL in the layout's frame (upright)."""
+    q = np.asarray(det.quad, np.float64)
+    up = np.array([right[1], -right[0]])  # image y points down
+    x, y = q @ right, q @ up
+    order = [int(np.argmax(y - x)), int(np.argmax(x + y)), int(np.argmax(x - y)),
+             int(np.argmin(x + y))]
+    if len(set(order)) < 4:
+        return dataclasses.replace(det, sideways=False)
+    return dataclasses.replace(det, quad=tuple(tuple(map(float, q[i])) for i in order),
+                               sideways=False)
+
+
+def _split_merged(dets: list[TileDetection], cfg: BindConfig) -> list[TileDetection]:
+    """Quads about k tiles wide (touching tiles the locator took for one) cut into k."""
+    g = _geometry(dets)
+    unit = float(np.median(g.width))
+    out = []
+    for det, w, h in zip(dets, g.width, g.height, strict=True):
+        k = int(round(w / unit))
+        if w / unit < cfg.merged or not 0.7 <= h / float(np.median(g.height)) <= 1.4:
+            out.append(det)
+            continue
+        tl, tr, br, bl = (np.asarray(p, np.float64) for p in det.quad)
+        for i in range(k):
+            a, b = i / k, (i + 1) / k
+            quad = (tl + a * (tr - tl), tl + b * (tr - tl), bl + b * (br - bl), bl + a * (br - bl))
+            out.append(dataclasses.replace(det, quad=tuple(tuple(map(float, p)) for p in quad)))
+    return out
 
 
 def _drop_outliers(dets: Sequence[TileDetection], cfg: BindConfig) -> list[TileDetection]:
+    """Detections of a tile's size that lie near others (see `BindConfig`)."""
     if not dets:
         return []
     g = _geometry(dets)
     area = g.width * g.height
     med = float(np.median(area))
     lo, hi = cfg.size_ratio
-    return [d for d, a in zip(dets, area, strict=True) if lo * med <= a <= hi * med]
+    keep = (area >= lo * med) & (area <= hi * med)
+    if keep.sum() > 1:
+        c = g.centre[keep]
+        dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+        np.fill_diagonal(dist, np.inf)
+        near = dist.min(axis=1) <= cfg.isolation * float(np.median(g.height[keep]))
+        keep[np.flatnonzero(keep)[~near]] = False
+    return [d for d, k in zip(dets, keep, strict=True) if k]
+
+
+def layout_tiles(detections: Sequence[TileDetection], *,
+                 config: BindConfig = DEFAULT_BIND) -> list[TileDetection]:
+    """The detections that can be layout tiles, each framed upright in the layout's frame.
+
+    Quads are renamed so that TL→TR runs along the layout's rows; merged pairs
+    (or triples) of touching tiles are cut apart; fragments and far strays dropped.
+    """
+    if not detections:
+        return []
+    right = _layout_right(detections)
+    dets = [_reframed(d, right) for d in detections]
+    dets = _drop_outliers(dets, replace(config, size_ratio=(config.size_ratio[0], np.inf)))
+    return _drop_outliers(_split_merged(dets, config), config) if dets else []
 
 
 def group_rows(detections: Sequence[TileDetection], *,
                config: BindConfig = DEFAULT_BIND) -> list[list[TileDetection]]:
     """Tiles grouped into rows: top row first, each left to right (in the layout's frame).
 
-    Outlier-sized detections are dropped first (see `BindConfig.size_ratio`).
+    The tiles are `layout_tiles` (reframed, merged tiles cut apart, outliers dropped).
     """
-    dets = _drop_outliers(detections, config)
+    dets = layout_tiles(detections, config=config)
     if not dets:
         return []
     g = _geometry(dets)
@@ -210,13 +281,12 @@ def group_rows(detections: Sequence[TileDetection], *,
         j = right_of[i]
         if j >= 0 and (left_of[j] < 0 or _dist(g, i, j) < _dist(g, left_of[j], j)):
             left_of[j] = i
+    # left_of[j] == i implies right_of[i] == j: rows start where no tile links in from the left.
     rows = []
-    for start in (i for i in range(n) if left_of[i] < 0 or right_of[left_of[i]] != i):
-        row, i, seen = [start], start, {start}
-        while right_of[i] >= 0 and left_of[right_of[i]] == i and right_of[i] not in seen:
-            i = int(right_of[i])
-            row.append(i)
-            seen.add(i)
+    for start in np.flatnonzero(left_of < 0):
+        row = [int(start)]
+        while right_of[row[-1]] >= 0 and left_of[right_of[row[-1]]] == row[-1]:
+            row.append(int(right_of[row[-1]]))
         rows.append(row)
     mean_right = g.right.mean(axis=0)
     mean_up = np.array([mean_right[1], -mean_right[0]])
@@ -240,8 +310,9 @@ def bind_layout(detections: Sequence[TileDetection], layout: ReferenceLayout, *,
             way up); the message names the rows that are off.
     """
     rows = group_rows(detections, config=config)
-    found = tuple(len(r) for r in rows)
     want = layout.counts
+    rows = _without_stray_singles(rows, len(want))
+    found = tuple(len(r) for r in rows)
     if found == want[::-1] and found != want:  # photographed from the far side
         rows = [r[::-1] for r in rows[::-1]]
         found = want
@@ -251,6 +322,19 @@ def bind_layout(detections: Sequence[TileDetection], layout: ReferenceLayout, *,
     return tuple(BoundTile(name, r, c, det)
                  for r, (names, dets) in enumerate(zip(layout.rows, rows, strict=True))
                  for c, (name, det) in enumerate(zip(names, dets, strict=True)))
+
+
+def _without_stray_singles(rows: list[list[TileDetection]], wanted: int,
+                           ) -> list[list[TileDetection]]:
+    """Drop one-tile rows, farthest from the rest first, while there are too many rows."""
+    rows = list(rows)
+    while len(rows) > wanted and any(len(r) == 1 for r in rows):
+        centre = np.mean([np.mean(d.quad, axis=0) for r in rows for d in r], axis=0)
+        singles = [i for i, r in enumerate(rows) if len(r) == 1]
+        far = max(singles, key=lambda i: float(np.linalg.norm(np.mean(rows[i][0].quad, axis=0)
+                                                              - centre)))
+        del rows[far]
+    return rows
 
 
 def mismatch_message(found: Sequence[int], layout: ReferenceLayout) -> str:

@@ -118,10 +118,9 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
 def _start(root: Path, name: str, clf, *, reds: str | None, replace: bool):
     """The profile to add to: the saved one, or a new one (``replace`` or none saved)."""
     from agari.engine.errors import InvalidInput
-    from agari.models.calibration import TilesetProfile
-    from agari.models.calibration_apply import check_compatible
+    from agari.models.calibration_apply import check_compatible, new_profile
     from agari.models.calibration_layout import parse_reds
-    from agari.models.calibration_store import check_name, exists, load, model_fingerprint
+    from agari.models.calibration_store import check_name, exists, load
 
     check_name(name)
     wanted = parse_reds(reds) if reds is not None else None
@@ -133,12 +132,7 @@ def _start(root: Path, name: str, clf, *, reds: str | None, replace: bool):
                 f"tile set {name!r} was calibrated with red fives "
                 f"{','.join(profile.reds) or 'none'}; pass the same --reds or --replace")
         return profile
-    import numpy as np
-
-    probe = clf.predict(np.zeros((1, *clf.input_size, 3), np.uint8))
-    return TilesetProfile.create(name, model_fingerprint(clf.path), clf.class_names,
-                                 probe.embeddings.shape[1],
-                                 reds=wanted if wanted is not None else parse_reds(None))
+    return new_profile(name, clf, reds=wanted if wanted is not None else parse_reds(None))
 
 
 def _show_layout(layout, json_: bool) -> None:

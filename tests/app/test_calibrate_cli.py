@@ -10,13 +10,13 @@ the profile files. The real locator on layout photos is measured by
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-import agari.vision.locate as locate_module
 import cv2
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ from agari.cli import app
 
 MODELS_TESTS = Path(__file__).resolve().parents[1] / "models"
 sys.path.insert(0, str(MODELS_TESTS))
-from test_calibration_scenes import render_layout, unseen_style  # noqa: E402
+from test_calibration_scenes import LayoutView, render_layout, unseen_style  # noqa: E402
 
 
 def write_toy_model(path: Path) -> Path:
@@ -38,6 +38,8 @@ def write_toy_model(path: Path) -> Path:
     return module.write_toy_model(path)
 
 
+locate_module = importlib.import_module("agari.vision.locate")
+"""The locator's module (``agari.vision.locate`` the attribute is its function)."""
 runner = CliRunner()
 BLUE_BACK = np.array([175.0, 105.0, 25.0], np.float32)
 """BGR: a blue back, which the toy model reads as ``back`` (so the layout is not contradicted)."""
@@ -56,7 +58,8 @@ def layouts(tmp_path_factory) -> dict[str, tuple[Path, list]]:
     folder = tmp_path_factory.mktemp("layouts")
     style = replace(unseen_style(4, "plain"), back=BLUE_BACK, _cache={})
     for seed in (1, 2):
-        image, tiles = render_layout(seed, style, size=(800, 600), tile_px=(36, 50))
+        image, tiles = render_layout(seed, style, size=(800, 600),
+                                     view=LayoutView(tile_px=(36.0, 50.0)))
         path = folder / f"layout{seed}.jpg"
         cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         out[path.stem] = (path, tiles)

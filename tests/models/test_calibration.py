@@ -35,9 +35,13 @@ def make_profile(names=FACES, *, views: int = 4, reds=("0m", "0p", "0s"), accent
     labels = [n for n in names for _ in range(views)]
     ids = np.repeat(np.arange(len(names)), views)
     prof = TilesetProfile.create(name, "model123", CLASS_NAMES, DIM, reds=reds, config=config)
-    return prof.added(embed(labels, seed=1, accent=accent), labels, ids,
+    return prof.added(embed(labels, seed=1, accent=accent), no_shapes(len(labels)), labels, ids,
                       photo=PhotoRecord("layout.jpg", len(names), "2024-01-01T00:00:00+00:00"),
                       back_colour=(180.0, 100.0, 20.0), face_colour=(220.0, 235.0, 240.0))
+
+
+def no_shapes(n: int) -> np.ndarray:
+    return np.zeros((n, 0), np.float32)
 
 
 def confused_probs(truth, *, wrong_for: dict[str, str], p_wrong: float = 0.9) -> np.ndarray:
@@ -73,12 +77,12 @@ def test_adjust_is_blind_to_the_sets_shared_accent():
 
 
 def test_adjust_output_is_a_distribution_and_model_kept_without_evidence():
-    prof = make_profile(config=AdjustConfig(beta=0.0))
+    prof = make_profile(config=AdjustConfig(alpha=1.0, beta=0.0))
     probs = np.random.default_rng(0).dirichlet(np.ones(len(CLASS_NAMES)), 5).astype(np.float32)
     out = prof.adjust(probs, embed(["1m"] * 5, seed=2))
     assert out.shape == probs.shape and out.dtype == np.float32
     assert np.allclose(out.sum(axis=1), 1.0, atol=1e-5)
-    absent_free = make_profile(reds=("0m", "0p", "0s"), config=AdjustConfig(beta=0.0))
+    absent_free = make_profile(reds=("0m", "0p", "0s"), config=AdjustConfig(alpha=1.0, beta=0.0))
     assert np.allclose(absent_free.adjust(probs, embed(["1m"] * 5, seed=2)), probs, atol=1e-5)
 
 
@@ -101,6 +105,35 @@ def test_a_crop_like_no_tile_of_the_set_leans_to_none():
     assert (tiles.max(axis=1) > tiles[:, none]).all()
 
 
+def test_shape_evidence_settles_what_the_embedding_cannot():
+    """Embeddings that do not tell 1s from 1p, shape descriptors that do."""
+    names = ["1s", "1p", "2z", "9m"]
+    views = 4
+    labels = [n for n in names for _ in range(views)]
+    ids = np.repeat(np.arange(len(names)), views)
+    shape_dirs = {n: np.eye(8, dtype=np.float32)[i] for i, n in enumerate(names)}
+    rng = np.random.default_rng(0)
+
+    def shapes_for(ns):
+        return np.stack([shape_dirs[n] for n in ns]) + rng.normal(0, 0.1, (len(ns), 8))
+
+    def blurred(ns, seed):  # 1p looks like 1s to the embedding
+        return embed(["1s" if n == "1p" else n for n in ns], seed=seed)
+
+    prof = TilesetProfile.create("s", "m", CLASS_NAMES, DIM, 8,
+                                 config=AdjustConfig(alpha=0.0, beta=20.0))
+    prof = prof.added(blurred(labels, 1), shapes_for(labels), labels, ids,
+                      photo=PhotoRecord("x", 4, "2024-01-01"))
+    truth = ["1p", "1s"] * 10
+    flat = np.full((len(truth), len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
+    emb_only = prof.adjust(flat, blurred(truth, 2)).argmax(1)
+    both = prof.adjust(flat, blurred(truth, 2), shapes_for(truth)).argmax(1)
+    assert np.mean([CLASS_NAMES[i] == t for i, t in zip(emb_only, truth, strict=True)]) <= 0.75
+    assert [CLASS_NAMES[i] for i in both] == truth
+    with pytest.raises(ModelError, match="expects shape descriptors"):
+        prof.adjust(flat, blurred(truth, 2), np.zeros((len(truth), 3)))
+
+
 def test_profile_validates_shapes():
     prof = make_profile()
     with pytest.raises(ModelError, match="expects embeddings"):
@@ -108,7 +141,7 @@ def test_profile_validates_shapes():
     with pytest.raises(ModelError, match="expected probs"):
         prof.adjust(np.zeros((2, 5)), np.zeros((2, DIM)))
     with pytest.raises(ModelError, match="not among the model's classes"):
-        prof.added(np.zeros((1, DIM)), ["9z"], np.zeros(1),
+        prof.added(np.zeros((1, DIM)), no_shapes(1), ["9z"], np.zeros(1),
                    photo=PhotoRecord("x", 1, "2024-01-01"))
     with pytest.raises(InvalidInput):
         AdjustConfig(absent_prior=0.0)
@@ -116,7 +149,7 @@ def test_profile_validates_shapes():
 
 def test_adding_photos_accumulates():
     one = make_profile()
-    two = one.added(embed(["1m", "back"], seed=5), ["1m", "back"], np.array([0, 1]),
+    two = one.added(embed(["1m", "back"], seed=5), no_shapes(2), ["1m", "back"], np.array([0, 1]),
                     photo=PhotoRecord("second.jpg", 2, "2024-01-02T00:00:00+00:00"),
                     back_colour=(100.0, 100.0, 100.0))
     assert len(two.photos) == 2 and len(two.labels) == len(one.labels) + 2

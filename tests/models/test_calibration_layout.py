@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -22,7 +23,7 @@ TILE_W, TILE_H = 40.0, 54.0
 def layout_detections(layout: ReferenceLayout, *, seed: int = 0, turn: float = 0.0,
                       tilt: float = 0.0, far_side: bool = False, row_gap: float = 0.5,
                       tile_gap: float = 0.1, drop: tuple[int, ...] = (),
-                      extra: int = 0) -> list[TileDetection]:
+                      extra: int = 0, strays: int = 0) -> list[TileDetection]:
     """Detections of ``layout`` laid on a table and seen through a homography.
 
     Args:
@@ -31,6 +32,7 @@ def layout_detections(layout: ReferenceLayout, *, seed: int = 0, turn: float = 0
         row_gap, tile_gap: spacing in tile heights / widths.
         drop: flat layout indices of tiles the locator missed.
         extra: small fragments added (locator noise), which binding must ignore.
+        strays: tile-sized detections added far from the layout (at most 1).
     """
     rng = np.random.default_rng(seed)
     quads = []
@@ -55,6 +57,9 @@ def layout_detections(layout: ReferenceLayout, *, seed: int = 0, turn: float = 0
     for _ in range(extra):
         x, y = rng.uniform(100, 1100, 2)
         dets.append(TileDetection(quad=((x, y), (x + 6, y), (x + 6, y + 8), (x, y + 8))))
+    for x, y in [(-400.0, -300.0)][:strays]:  # a tile-sized thing far off on the table
+        dets.append(TileDetection(quad=((x, y), (x + TILE_W, y), (x + TILE_W, y + TILE_H),
+                                        (x, y + TILE_H))))
     rng.shuffle(dets)
     return dets
 
@@ -93,7 +98,7 @@ def test_layout_rows_and_text():
 ])
 def test_bind_layout_any_view(turn, tilt, far_side):
     layout = ReferenceLayout()
-    dets = layout_detections(layout, turn=turn, tilt=tilt, far_side=far_side, extra=3)
+    dets = layout_detections(layout, turn=turn, tilt=tilt, far_side=far_side, extra=3, strays=1)
     bound = bind_layout(dets, layout)
     assert _names(bound) == list(layout.names)
     # Position truth: the quad of the k-th bound tile is the k-th tile laid out.
@@ -147,6 +152,45 @@ def test_bind_layout_wrong_rows():
     with pytest.raises(LayoutMismatch) as info:
         bind_layout([], layout)
     assert "found 0 tiles" in str(info.value)
+
+
+def test_tiles_the_locator_calls_sideways_still_bind():
+    """Seen at a slant, upright tiles look wider than tall; their quads still run along the row."""
+    layout = ReferenceLayout()
+    dets = layout_detections(layout, turn=8.0, tilt=0.3)
+    flagged = [dataclasses.replace(d, sideways=i % 3 == 0) for i, d in enumerate(dets)]
+    assert [b.detection.quad for b in bind_layout(flagged, layout)] == \
+        [b.detection.quad for b in bind_layout(dets, layout)]
+
+
+def test_quads_turned_a_quarter_are_reframed():
+    """A locator that names some tiles' corners a quarter turn off (a slanted view)."""
+    layout = ReferenceLayout()
+    dets = layout_detections(layout, turn=-12.0, tilt=0.3)
+    turned = [TileDetection(quad=(d.quad[3], d.quad[0], d.quad[1], d.quad[2]), sideways=True)
+              if i % 3 == 0 else d for i, d in enumerate(dets)]
+    assert [b.detection.quad for b in bind_layout(turned, layout)] == \
+        [b.detection.quad for b in bind_layout(dets, layout)]
+
+
+def test_touching_tiles_taken_for_one_are_cut_apart():
+    layout = ReferenceLayout()
+    dets = layout_detections(layout)
+    # Merge 1s+2s and 1z+2z into single quads, as a locator may for touching tiles.
+    bound = bind_layout(dets, layout)
+    merged = []
+    skip = set()
+    for first in ("1s", "1z"):
+        i = layout.names.index(first)
+        a, b = bound[i].detection.quad, bound[i + 1].detection.quad
+        merged.append(TileDetection(quad=(a[0], b[1], b[2], a[3])))
+        skip |= {bound[i].detection.quad, bound[i + 1].detection.quad}
+    dets = [d for d in dets if d.quad not in skip] + merged
+    again = bind_layout(dets, layout)
+    assert [b.name for b in again] == list(layout.names)
+    centres = np.array([np.mean(b.detection.quad, axis=0) for b in again])
+    truth = np.array([np.mean(b.detection.quad, axis=0) for b in bound])
+    assert np.abs(centres - truth).max() < 0.15 * TILE_W
 
 
 def test_group_rows_drops_fragments_and_orders_rows():

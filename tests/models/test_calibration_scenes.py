@@ -25,16 +25,18 @@ from __future__ import annotations
 
 import colorsys
 import contextlib
-from dataclasses import replace
+import math
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import pytest
 from agari.datasets import scene as scene_module
 from agari.datasets.art import INK_LAYERS, ArtSet, FaceArt, art_sets
+from agari.datasets.camera import Camera, look_at
 from agari.datasets.effects import apply_look, sample_look
 from agari.datasets.layout import Placement, Row
-from agari.datasets.render import draw_placements, frame_camera, sample_light
+from agari.datasets.render import draw_placements, sample_light
 from agari.datasets.scene import SceneConfig, render_scene
 from agari.datasets.scenery import draw_table, sample_table
 from agari.datasets.tileface import SetStyle, sample_style
@@ -132,18 +134,52 @@ def layout_placements(rng: np.random.Generator, style: SetStyle,
     return out
 
 
+@dataclass(frozen=True)
+class LayoutView:
+    """How the calibration photo is taken: as a user would, from the layout's near side.
+
+    Angles in degrees; ``azimuth`` 0 is straight from the player's side (180 from across).
+    """
+
+    elevation: tuple[float, float] = (45.0, 90.0)
+    azimuth: float = 12.0       # standard deviation
+    roll: float = 6.0           # standard deviation
+    far_side: bool = False
+    fov: tuple[float, float] = (50.0, 70.0)
+    tile_px: tuple[float, float] = (55.0, 95.0)
+    fill: float = 0.85          # the layout spans at most this share of the frame
+
+
+def layout_camera(rng: np.random.Generator, placements: list[Placement], style: SetStyle,
+                  size: tuple[int, int], view: LayoutView) -> Camera:
+    """A camera framing the whole layout with tiles about ``view.tile_px`` wide."""
+    w, h = size
+    pts = np.array([p.pose.origin for p in placements])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    focal = w / (2 * math.tan(math.radians(rng.uniform(*view.fov)) / 2))
+    px = math.exp(rng.uniform(*np.log(view.tile_px)))
+    span_x, span_y = hi[0] - lo[0] + style.size_mm[0], hi[1] - lo[1] + style.size_mm[1]
+    fit = focal * max(span_x / (view.fill * w), span_y / (view.fill * h))
+    distance = max(focal * style.size_mm[0] / px, fit)
+    target = (lo + hi) / 2
+    target[2] = style.size_mm[2] / 2
+    azimuth = float(rng.normal(0, view.azimuth)) + (180.0 if view.far_side else 0.0)
+    return look_at(target, elevation=float(rng.uniform(*view.elevation)), azimuth=azimuth,
+                   distance=distance, roll=float(rng.normal(0, view.roll)), focal=focal,
+                   size=(w, h))
+
+
 def render_layout(seed: int, style: SetStyle, layout: ReferenceLayout = LAYOUT, *,
-                  size: tuple[int, int] = (1280, 960), tile_px: tuple[float, float] = (55, 95),
+                  size: tuple[int, int] = (1280, 960), view: LayoutView = LayoutView(),
                   effects: bool = True) -> tuple[np.ndarray, list]:
-    """A photo of ``style``'s tiles in the reference layout, from above or a little oblique.
+    """A photo of ``style``'s tiles in the reference layout (see `LayoutView`).
 
     Returns:
         ``(BGR image, annotations in layout order)``.
     """
     rng = np.random.default_rng([seed, 0x1A7])
     placements = layout_placements(rng, style, layout)
-    config = SceneConfig(width=size[0], height=size[1], tile_px=tile_px, fit_prob=1.0)
-    cam, _ = frame_camera(rng, "tray", placements, style, config)
+    cam = layout_camera(rng, placements, style, size, view)
     canvas = np.empty((size[1], size[0], 3), np.uint8)
     xs = [p.pose.origin[0] for p in placements]
     ys = [p.pose.origin[1] for p in placements]
@@ -175,10 +211,12 @@ def render_hands(style: SetStyle, seeds, *, size=(960, 720),
 
 
 # -- the factories' own checks ---------------------------------------------------------
+SMALL_VIEW = LayoutView(tile_px=(30.0, 45.0))
+
 @pytest.mark.parametrize("family", ["plain", *FAMILIES])
 def test_families_render_a_full_layout(family):
     style = unseen_style(3, family)
-    image, tiles = render_layout(3, style, size=(640, 480), tile_px=(30, 45))
+    image, tiles = render_layout(3, style, size=(640, 480), view=SMALL_VIEW)
     assert image.shape == (480, 640, 3)
     layout = ReferenceLayout()
     assert [t.label for t in tiles] == list(layout.names)

@@ -1,0 +1,283 @@
+"""Does one calibration photo make agari read an unseen tile set better?
+
+Usage (run with ``nice``; the machine is shared)::
+
+    nice -n 10 python bench/calibrate_eval.py --sets 8 --scenes 8
+    nice -n 10 python bench/calibrate_eval.py --families hollow,dark --truth-layout
+    nice -n 10 python bench/calibrate_eval.py --tune              # choose AdjustConfig
+
+For each synthetic tile set (a *family* of looks the classifier never trained
+on, see ``tests/models/test_calibration_scenes.py``: ``hollow``, ``elastic``,
+``offpalette``, ``dark``; ``plain`` = the renderer's own random sets, for
+reference):
+
+1. one photo of the set in the reference layout is rendered, read by the real
+   locator and bound to kinds by `calibrate_photo` exactly as ``agari
+   calibrate`` does (``--truth-layout`` binds the renderer's true quads
+   instead, to measure calibration apart from the locator);
+2. ``--scenes`` photos of hands played with the same set are rendered (shown,
+   standing and tray scenes; other seeds, other cameras and light); every tile
+   at least 60 % visible and 16 px wide is cut from its true quad (stage 2 is
+   measured, not the locator), plus a few crops of bare table (truth ``none``);
+3. the crops are read by the classifier alone and with the profile.
+
+Reported per family: tile error rate without and with calibration, the
+reduction factor, red-five and back accuracy, ``none`` recall on table crops,
+how many layout photos the locator read (where it could not, the true quads
+are bound instead and the reason is listed), and the figures over the
+locator-read sets alone.
+``--tune`` evaluates a grid of `AdjustConfig` on tuning sets (seeds from
+``TUNE_SEED``), disjoint from the reported sets (seeds from ``--seed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "models"))  # the unseen-set factories
+
+from agari.engine.errors import AgariError  # noqa: E402
+from agari.engine.tiles import BACK, CLASS_NAMES, NONE  # noqa: E402
+from agari.models.calibration import AdjustConfig, TilesetProfile  # noqa: E402
+from agari.models.calibration_apply import new_profile, shapes_of  # noqa: E402
+from agari.models.calibration_build import calibrate_photo  # noqa: E402
+from agari.models.calibration_store import model_fingerprint  # noqa: E402
+from agari.models.classifier import TileClassifier  # noqa: E402
+from agari.vision.crops import crop_tile  # noqa: E402
+from agari.vision.detection import TileDetection  # noqa: E402
+from test_calibration_scenes import (  # noqa: E402
+    FAMILIES,
+    render_hands,
+    render_layout,
+    unseen_style,
+)
+
+TUNE_SEED = 100_000
+"""Tuning sets start here; reported sets start at ``--seed`` (default 0)."""
+SCENE_SEED = 7_000_000
+"""Hand photos of set ``s`` use seeds ``SCENE_SEED + 1000 s + k``."""
+MIN_VISIBLE = 0.6
+MIN_WIDTH_PX = 16.0
+TABLE_CROPS = 4
+"""Bare-table crops per scene (truth ``none``)."""
+
+
+@dataclass
+class SetResult:
+    """One tile set: the calibration outcome and the crops' raw model outputs."""
+
+    family: str
+    seed: int
+    status: str                  # "ok"; else why the locator's reading was not used
+    profile: TilesetProfile | None
+    labels: np.ndarray           # (N,) class index
+    probs: np.ndarray            # (N, C) raw model
+    emb: np.ndarray              # (N, D)
+    shapes: np.ndarray           # (N, F) shape descriptors
+
+
+def _eval_crops(clf: TileClassifier, scenes) -> tuple[np.ndarray, list[str]]:
+    h, w = clf.input_size
+    crops, labels = [], []
+    for image, ann in scenes:
+        boxes = []
+        for t in ann.tiles:
+            q = np.asarray(t.quad, np.float64)
+            width = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3]))
+            boxes.append(q)
+            if t.visible < MIN_VISIBLE or width < MIN_WIDTH_PX:
+                continue
+            crops.append(crop_tile(image, t.quad, sideways=t.sideways, size=(h, w),
+                                   margin=clf.spec.crop_margin))
+            labels.append(t.label)
+        crops += _table_crops(image, boxes, clf)
+        labels += [NONE] * (len(crops) - len(labels))
+    return np.stack(crops), labels
+
+
+def _table_crops(image: np.ndarray, boxes: list[np.ndarray], clf: TileClassifier,
+                 ) -> list[np.ndarray]:
+    """Tile-sized crops of the table well away from every tile (truth ``none``)."""
+    if not boxes:
+        return []
+    rng = np.random.default_rng(int(image[::97, ::89].sum()))
+    centres = np.array([b.mean(axis=0) for b in boxes])
+    size = float(np.median([np.linalg.norm(b[1] - b[0]) for b in boxes]))
+    hgt, wid = image.shape[:2]
+    out = []
+    for _ in range(60):
+        if len(out) == TABLE_CROPS:
+            break
+        c = rng.uniform((size, size), (wid - size, hgt - size))
+        if np.min(np.linalg.norm(centres - c, axis=1)) < 2.5 * size:
+            continue
+        x, y = c
+        quad = ((x - size / 2, y - 0.67 * size), (x + size / 2, y - 0.67 * size),
+                (x + size / 2, y + 0.67 * size), (x - size / 2, y + 0.67 * size))
+        out.append(crop_tile(image, quad, size=clf.input_size, margin=clf.spec.crop_margin))
+    return out
+
+
+def run_set(clf: TileClassifier, family: str, seed: int, *, scenes: int, truth_layout: bool,
+            config: AdjustConfig) -> SetResult:
+    """Calibrate on one layout photo of set ``seed`` and read ``scenes`` hand photos of it.
+
+    The photo is read by the locator; where it cannot be (or with ``truth_layout``) the
+    renderer's true quads are bound instead, and ``status`` says why.
+    """
+    style = unseen_style(seed, family)
+    image, tiles = render_layout(seed, style)
+    profile = new_profile(f"{family}-{seed}", clf, config=config)
+    truth = [TileDetection(quad=t.quad) for t in tiles]
+    status = "truth quads" if truth_layout else "ok"
+    if not truth_layout:
+        from agari.vision.locate import locate
+
+        try:
+            profile, _ = calibrate_photo(profile, image, locate(image), clf,
+                                         source=f"{family}-{seed}.jpg")
+        except AgariError as err:
+            status = ("check: " if "reads as" in err.message else "locator: ") + err.message
+    if truth_layout or status != "ok":
+        try:
+            profile, _ = calibrate_photo(profile, image, truth, clf, source=f"{family}-{seed}.jpg")
+        except AgariError as err:  # the layout check refused even the true quads
+            status, profile = "check: " + err.message, None
+    hands = render_hands(style, [SCENE_SEED + 1000 * seed + k for k in range(scenes)])
+    crops, labels = _eval_crops(clf, hands)
+    raw = clf.predict(crops)
+    return SetResult(family, seed, status, profile,
+                     np.array([CLASS_NAMES.index(n) for n in labels]), raw.probs, raw.embeddings,
+                     shapes_of(clf, crops))
+
+
+def score(results: list[SetResult], config: AdjustConfig | None = None) -> dict:
+    """Error rates without/with calibration over ``results`` (sets refused count as raw)."""
+    tiles = faces = 0
+    err_raw = err_cal = 0
+    red = [0, 0, 0]
+    back = [0, 0, 0]
+    none = [0, 0, 0]
+    calibrated = 0
+    for r in results:
+        pred_raw = r.probs.argmax(1)
+        if r.profile is not None:
+            prof = r.profile if config is None else replace(r.profile, config=config)
+            pred_cal = prof.adjust(r.probs, r.emb, r.shapes).argmax(1)
+            calibrated += 1
+        else:
+            pred_cal = pred_raw
+        is_tile = r.labels != CLASS_NAMES.index(NONE)
+        tiles += int(is_tile.sum())
+        err_raw += int((pred_raw != r.labels)[is_tile].sum())
+        err_cal += int((pred_cal != r.labels)[is_tile].sum())
+        for counter, mask in ((red, np.isin(r.labels, [CLASS_NAMES.index(c) for c in
+                                                       ("0m", "0p", "0s")])),
+                              (back, r.labels == CLASS_NAMES.index(BACK)),
+                              (none, ~is_tile)):
+            counter[0] += int(mask.sum())
+            counter[1] += int((pred_raw == r.labels)[mask].sum())
+            counter[2] += int((pred_cal == r.labels)[mask].sum())
+        faces += int((is_tile & (r.labels != CLASS_NAMES.index(BACK))).sum())
+    raw_rate, cal_rate = err_raw / max(tiles, 1), err_cal / max(tiles, 1)
+
+    def acc(c: list[int]) -> list[float | None]:
+        return [round(c[1] / c[0], 4), round(c[2] / c[0], 4)] if c[0] else [None, None]
+
+    return {"sets": len(results), "calibrated": calibrated, "tiles": tiles,
+            "error_raw": round(raw_rate, 4), "error_calibrated": round(cal_rate, 4),
+            "reduction": round(raw_rate / cal_rate, 2) if cal_rate else None,
+            "red_five_acc": acc(red), "back_acc": acc(back), "none_recall": acc(none),
+            "red_fives": red[0], "backs": back[0], "table_crops": none[0]}
+
+
+TUNE_GRID = {
+    "alpha": (0.1, 0.25, 0.5, 1.0),
+    "beta": (8.0, 16.0, 24.0, 32.0),
+    "shape_weight": (0.0, 0.3, 0.5, 0.7),
+    "neighbours": (1, 3),
+    "keep_none": (False, True),
+}
+
+
+def tune(results: list[SetResult]) -> list[tuple[dict, dict]]:
+    """Every grid point's score, best (lowest calibrated error) first."""
+    rows = []
+    for values in itertools.product(*TUNE_GRID.values()):
+        params = dict(zip(TUNE_GRID, values, strict=True))
+        rows.append((params, score(results, AdjustConfig(**params))))
+    rows.sort(key=lambda r: (r[1]["error_calibrated"], -r[1]["none_recall"][1] or 0))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, default=None, help="classifier .onnx (default shipped)")
+    ap.add_argument("--families", default=",".join(FAMILIES),
+                    help=f"comma list among plain,{','.join(FAMILIES)}")
+    ap.add_argument("--sets", type=int, default=8, help="tile sets per family")
+    ap.add_argument("--scenes", type=int, default=8, help="hand photos per set")
+    ap.add_argument("--seed", type=int, default=0, help="first set seed")
+    ap.add_argument("--truth-layout", action="store_true",
+                    help="bind the calibration photo's true quads (no locator)")
+    ap.add_argument("--tune", action="store_true", help="grid-search AdjustConfig on tuning sets")
+    ap.add_argument("--json", type=Path, default=None, help="write the report here")
+    args = ap.parse_args(argv)
+    import cv2
+
+    cv2.setNumThreads(1)
+    clf = TileClassifier.load(args.model, threads=2)
+    first = TUNE_SEED if args.tune else args.seed
+    config = AdjustConfig()
+    report: dict = {"model": str(clf.path), "model_id": model_fingerprint(clf.path),
+                    "config": asdict(config),
+                    "truth_layout": args.truth_layout, "families": {}}
+    everything: list[SetResult] = []
+    started = time.monotonic()
+    for family in args.families.split(","):
+        results = [run_set(clf, family, s, scenes=args.scenes, truth_layout=args.truth_layout,
+                           config=config) for s in range(first, first + args.sets)]
+        everything += results
+        summary = score(results)
+        summary["layout_by_locator"] = sum(r.status == "ok" for r in results)
+        summary["refused"] = [f"{r.seed}: {r.status}" for r in results if r.status != "ok"]
+        read = [r for r in results if r.status == "ok"]
+        if read and not args.truth_layout:
+            summary["locator_read_sets"] = score(read)
+        report["families"][family] = summary
+        print(f"{family:>10}: {_line(summary)}  ({time.monotonic() - started:.0f}s)", flush=True)
+        if "locator_read_sets" in summary:
+            print(f"{'':>10}  locator-read sets only: {_line(summary['locator_read_sets'])}")
+    unseen = [r for r in everything if r.family != "plain"]
+    if unseen:
+        report["all_unseen"] = score(unseen)
+        print(f"{'all unseen':>10}: {_line(report['all_unseen'])}")
+    if args.tune:
+        rows = tune(unseen or everything)
+        report["tune"] = [{**p, **s} for p, s in rows[:15]]
+        for params, s in rows[:20]:
+            print(f"  {params}: {_line(s)}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str) + "\n")
+    return 0
+
+
+def _line(s: dict) -> str:
+    return (f"error {s['error_raw']:.2%} -> {s['error_calibrated']:.2%} "
+            f"(x{s['reduction']}) over {s['tiles']} tiles, {s['calibrated']}/{s['sets']} sets "
+            f"calibrated" + (f" ({s['layout_by_locator']} layouts read by the locator)"
+                             if "layout_by_locator" in s else "") +
+            f"; red {s['red_five_acc']} back {s['back_acc']} none {s['none_recall']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Shape descriptors (HOG) of crops: what they see and what they ignore."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from agari.engine.tiles import CLASS_NAMES
+from agari.models.calibration_features import crop_shapes, grey_from_input, shape_features
+from agari.models.spec import ModelSpec
+
+
+def stripes(angle_deg: float, *, size=(64, 48), period=8.0) -> np.ndarray:
+    """Grey ``(H, W)`` float32 sine stripes running at ``angle_deg``."""
+    h, w = size
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = np.radians(angle_deg)
+    return 0.5 + 0.4 * np.sin((x * np.cos(a) + y * np.sin(a)) * 2 * np.pi / period)
+
+
+def cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def test_descriptor_size_depends_on_the_crop_shape_only():
+    f = shape_features(np.stack([stripes(0), stripes(90)]))
+    assert f.shape == (2, 7 * 5 * 4 * 9) and f.dtype == np.float32
+    assert shape_features(np.zeros((3, 32, 24), np.float32)).shape == (3, 7 * 5 * 4 * 9)
+    assert shape_features(np.zeros((1, 3, 2), np.float32)).shape == (1, 0)
+
+
+def test_light_and_contrast_cancel_out_but_direction_does_not():
+    base, brighter, turned = shape_features(np.stack(
+        [stripes(30), 0.3 + 0.5 * stripes(30), stripes(120)]))
+    assert cos(base, brighter) > 0.999
+    assert cos(base, turned) < 0.5
+
+
+@pytest.mark.parametrize("order", ["RGB", "BGR"])
+def test_grey_from_the_model_input(order):
+    spec = ModelSpec(class_names=CLASS_NAMES, input_size=(64, 48), mean=(0.5, 0.4, 0.3),
+                     std=(0.25, 0.2, 0.3), channel_order=order)
+    rgb = np.random.default_rng(0).uniform(0, 1, (2, 3, 64, 48)).astype(np.float32)
+    x = (rgb - np.array(spec.mean, np.float32)[None, :, None, None]) \
+        / np.array(spec.std, np.float32)[None, :, None, None]
+    grey = grey_from_input(x, spec)
+    r, b = (rgb[:, 0], rgb[:, 2]) if order == "RGB" else (rgb[:, 2], rgb[:, 0])
+    assert np.allclose(grey, 0.299 * r + 0.587 * rgb[:, 1] + 0.114 * b, atol=1e-5)
+    assert crop_shapes(x, spec).shape == (2, 1260)
