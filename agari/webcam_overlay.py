@@ -97,7 +97,8 @@ def panel_lines(reading: Reading | None) -> list[tuple[str, tuple[int, int, int]
     if result is None:
         return [("no hand on the table", DIM)] if reading.error is None else \
             [(f"cannot read: {reading.error.message}"[:90], DIM)]
-    lines: list[tuple[str, tuple[int, int, int]]] = [(f"hand {result.hand or '?'}", TEXT)]
+    lines: list[tuple[str, tuple[int, int, int]]] = \
+        [(f"hand {result.hand}", TEXT)] if result.hand else []
     score = result.score
     if score is not None:
         how = "tsumo" if score.tsumo else "ron"
