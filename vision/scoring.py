@@ -30,14 +30,14 @@ FEATURES: tuple[str, ...] = ("side_mean", "side_2", "seam", "uncut", "votes", "s
 class ScoreWeights:
     """Weights of the proposal score (log-odds per unit of each feature)."""
 
-    side_mean: float = 3.7
-    side_2: float = 0.4
-    seam: float = 10.2
-    uncut: float = -1.9
-    votes: float = 3.2
-    size_dev: float = -5.0
-    fill: float = 9.2
-    bias: float = -13.1
+    side_mean: float = 1.0
+    side_2: float = 1.8
+    seam: float = 6.9
+    uncut: float = -2.9
+    votes: float = 2.1
+    size_dev: float = -3.0
+    fill: float = 10.6
+    bias: float = -12.4
     seam_cap: float = 0.5
     """Seams stronger than this count as this (a clear seam is clear enough)."""
     vote_cap: int = 20

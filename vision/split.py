@@ -71,6 +71,22 @@ class SplitConfig:
     """Steepest lean of a seam tried, pixels along per pixel across (perspective)."""
     max_slope_steps: int = 7
     """At most this many slopes each side of upright."""
+    ink_weight: float = 0.5
+    """Weight of a blank band (no ink near the cut) in a cut's strength; 0 ignores ink."""
+    ink_kernel_frac: float = 0.35
+    """Strokes narrower than this share of the tile's short side count as ink."""
+    ink_darkness: float = 0.2
+    """Ink is at least this share of the face brightness darker than its surroundings."""
+    ink_full: float = 0.3
+    """A line this much covered by ink is not blank at all."""
+    blank_band: float = 0.06
+    """A cut must be clear of ink within this share of a tile on each side."""
+    period_range: tuple[float, float] = (0.45, 1.1)
+    """Tile widths tried for a row's repeat, as shares of the row's height."""
+    min_period_corr: float = 0.3
+    """Autocorrelation needed to trust a row's repeat."""
+    period_tolerance: float = 0.1
+    """Segment widths may differ this much from a row's repeat (perspective)."""
     margin_zone: float = 0.14
     """Share of the line at each end of a region where faces are blank (0 disables the test)."""
     pad: int = 2
@@ -247,22 +263,90 @@ def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
         # Only a single row leans as a whole (a standing hand seen in perspective);
         # the seams of a grid seen from above run straight.
         across = frame.height if axis == 0 else frame.width
-        prof, slope = _seam_profile(frame, axis, size.short, cfg,
-                                    lean=across <= cfg.one_tile * size.long)
-        for main, alt in ((size.short, size.long), (size.long, size.short)):
-            found = _dp_cuts(prof, float(cfg.pad), cfg.pad + length, main, alt, size.short, cfg)
-            if found is None:
+        row = across <= cfg.one_tile * size.long
+        seam, slope = _seam_profile(frame, axis, size.short, cfg, lean=row)
+        widths = [(size.short, size.long, cfg.width_tolerance, 0.0),
+                  (size.long, size.short, cfg.width_tolerance, 0.0)]
+        guide = seam
+        if cfg.ink_weight:
+            # Blank bands guide where a cut goes but are no evidence of a tile edge
+            # (a plain table is blank everywhere): strengths stay the seams' own.
+            ink = _ink_profile(frame, axis, size.short, cfg)
+            guide = seam + cfg.ink_weight * _blank(ink, size.short, cfg)
+            found = _period(ink, cfg.period_range[0] * across, cfg.period_range[1] * across,
+                            cfg.min_period_corr) if row else None
+            if found is not None:
+                # A row of alike tiles repeats its ink once a tile: trust that width,
+                # and the repeat itself is evidence that these are tiles.
+                widths.insert(0, (found[0], across, cfg.period_tolerance, found[1]))
+        for main, alt, tol, repeat in widths:
+            found_cuts = _dp_cuts(guide, float(cfg.pad), cfg.pad + length, main, alt,
+                                  size.short, cfg, tolerance=tol)
+            if found_cuts is None:
                 continue
-            positions, gains = found
+            positions, gains = found_cuts
             mean = float(np.mean(gains))
             if best is None or mean > best[0]:
                 cuts = [(p, float(slope[p])) for p in positions]
-                best = (mean, axis, cuts, float(np.min(gains)))
+                strength = max(float(np.min(seam[positions])), repeat)
+                best = (mean, axis, cuts, strength)
     return None if best is None else best[1:]
 
 
+def _ink_profile(frame: _Frame, axis: int, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+    """Share of ink (symbol strokes) on each line across ``axis``, in the middle of the region.
+
+    Ink sits in the middle of every face; the band where two faces meet is
+    blank (two margins and the seam), so a row's ink comes and goes once per tile.
+    """
+    g, mask = frame.gray, frame.mask
+    if axis == 1:
+        g, mask = g.T, mask.T
+    k = max(3, int(round(cfg.ink_kernel_frac * tile_short)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    inside = mask > 0
+    bright = float(np.percentile(g[inside], 90)) if inside.any() else 255.0
+    ink = (dark >= cfg.ink_darkness * bright) & inside
+    h = ink.shape[0]
+    z = int(cfg.margin_zone * h)
+    return ink[z:max(z + 1, h - z)].mean(axis=0).astype(np.float32)
+
+
+def _blank(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+    """1 where a cut would cross no ink within a few pixels, falling to 0 as ink appears."""
+    r = max(1, int(round(cfg.blank_band * tile_short)))
+    near = cv2.dilate(ink.reshape(1, -1), np.ones((1, 2 * r + 1), np.uint8)).ravel()
+    return np.clip(1.0 - near / cfg.ink_full, 0.0, 1.0).astype(np.float32)
+
+
+def _period(ink: np.ndarray, lo: float, hi: float, min_corr: float
+            ) -> tuple[float, float] | None:
+    """``(lag, correlation)``: the lag in ``[lo, hi]`` at which the ink profile best
+    repeats itself, if clearly."""
+    x = ink - ink.mean()
+    n = len(x)
+    energy = float(x @ x)
+    lo_i, hi_i = max(2, int(math.floor(lo))), min(n // 2, int(math.ceil(hi)))
+    if energy <= 1e-9 or hi_i <= lo_i:
+        return None
+    ac = np.correlate(x, x, mode="full")[n - 1:]
+    lags = np.arange(lo_i, hi_i + 1)
+    r = ac[lags] / energy * n / (n - lags)  # unbiased: longer lags overlap less
+    j = int(np.argmax(r))
+    if r[j] < min_corr:
+        return None
+    lag = float(lags[j])
+    if 0 < j < len(r) - 1:  # parabolic refinement around the peak
+        den = r[j - 1] - 2 * r[j] + r[j + 1]
+        if den < 0:
+            lag += 0.5 * (r[j - 1] - r[j + 1]) / den
+    return lag, float(r[j])
+
+
 def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float,
-             short: float, cfg: SplitConfig) -> tuple[list[int], list[float]] | None:
+             short: float, cfg: SplitConfig, *, tolerance: float | None = None
+             ) -> tuple[list[int], list[float]] | None:
     """Cut positions between ``start`` and ``end`` (frame pixels) by dynamic programming.
 
     Every segment is ``main`` (or, at a cost, ``alt``) wide within the width
@@ -283,8 +367,9 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
     gain = [float(prof[p]) for p in peak]
     steps: list[tuple[int, float]] = []
     for width, extra in ((main, 0.0), (alt, cfg.alt_width_cost)):
-        k_lo = max(1, math.floor(width * (1 - cfg.width_tolerance) / b))
-        k_hi = math.ceil(width * (1 + cfg.width_tolerance) / b)
+        tol = cfg.width_tolerance if tolerance is None else tolerance
+        k_lo = max(1, math.floor(width * (1 - tol) / b))
+        k_hi = math.ceil(width * (1 + tol) / b)
         for k in range(k_lo, k_hi + 1):
             cost = extra + cfg.width_penalty * abs(math.log(k * b / width))
             steps.append((k, cost))
