@@ -118,25 +118,35 @@ class WinContext(_Situation):
 
 
 def _check_values(ctx: WinContext) -> None:
-    if ctx.players != 4 and ctx.players != 3:
-        raise InvalidInput(f"players must be 3 or 4, got {ctx.players!r}")
-    for name in ("seat_wind", "round_wind"):
-        value = getattr(ctx, name)
-        if type(value) is not int or not 0 <= value < 4:
-            raise InvalidInput(f"{name} must be 0..3 (E S W N), got {value!r}")
-    if ctx.players == 3 and ctx.seat_wind == 3:
+    players, seat, round_wind = ctx.players, ctx.seat_wind, ctx.round_wind
+    if players != 4 and players != 3:
+        raise InvalidInput(f"players must be 3 or 4, got {players!r}")
+    if type(seat) is not int or not 0 <= seat < 4:
+        _bad_wind("seat_wind", seat)
+    if type(round_wind) is not int or not 0 <= round_wind < 4:
+        _bad_wind("round_wind", round_wind)
+    if players == 3 and seat == 3:
         raise InvalidInput("3-player mahjong has no North seat")
     for name in ("honba", "sticks", "nuki"):
         value = getattr(ctx, name)
         if type(value) is not int or value < 0:
             raise InvalidInput(f"{name} must be a whole number ≥ 0, got {value!r}")
     if ctx.nuki:
-        if ctx.players != 3:
+        if players != 3:
             raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
         if ctx.nuki > MAX_NUKI:
             raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
-    if ctx.win is not None and not isinstance(ctx.win, Tile):
+    if ctx.win is not None and type(ctx.win) is not Tile and not isinstance(ctx.win, Tile):
         raise InvalidInput(f"win must be a Tile, got {ctx.win!r}")
+    if ctx.dora or ctx.ura:
+        _check_indicators(ctx)
+
+
+def _bad_wind(name: str, value: Any) -> None:
+    raise InvalidInput(f"{name} must be 0..3 (E S W N), got {value!r}")
+
+
+def _check_indicators(ctx: WinContext) -> None:
     for name in ("dora", "ura"):
         tiles = getattr(ctx, name)
         if len(tiles) > MAX_INDICATORS:

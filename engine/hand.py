@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agari.engine.errors import InvalidHand, InvalidTile
-from agari.engine.tiles import KINDS, Tile, format_tiles, parse_tiles
+from agari.engine.tiles import KINDS, Tile, format_tiles, parse_group, parse_tiles
 
 MELD_KINDS = ("chi", "pon", "minkan", "ankan", "shouminkan")
 """チー, ポン, 大明槓, 暗槓, 加槓."""
@@ -226,12 +226,21 @@ def parse_hand(text: str, *, players: int = 4) -> Hand:
     groups = text.split()
     if not groups:
         raise InvalidHand("empty hand: expected e.g. '123m406p789s1122z'")
-    if groups[0].startswith("["):
+    if groups[0][0] == "[":
         raise InvalidHand(f"the first group must be the concealed tiles, got {groups[0]!r}")
-    concealed = _tiles_of(groups[0], "concealed tiles")
-    melds = tuple(_parse_meld(g) for g in groups[1:])
-    hand = Hand(tuple(concealed), melds)
-    check_players(hand, players)
+    try:
+        concealed, canonical = parse_group(groups[0])
+    except InvalidTile as exc:
+        raise InvalidTile(f"concealed tiles {groups[0]!r}: {exc}") from None
+    if len(groups) == 1:
+        hand = Hand(tuple(concealed))
+    else:
+        melds = tuple([_parse_meld(g) for g in groups[1:]])
+        hand = Hand(tuple(concealed), melds)
+        canonical = " ".join([canonical, *(m.text for m in melds)])
+    hand._text.append(canonical)  # what str() would work out again
+    if players != 4:
+        check_players(hand, players)
     return hand
 
 

@@ -18,7 +18,7 @@ from agari.engine.context import WinContext, parse_wind
 from agari.engine.errors import InvalidInput, InvalidTile
 from agari.engine.hand import Hand, parse_hand
 from agari.engine.rules import Rules
-from agari.engine.tiles import Tile, parse_tiles
+from agari.engine.tiles import KINDS, Tile, parse_tiles
 
 FLAGS = (
     "tsumo",
@@ -80,7 +80,7 @@ def parse_situation(
 
 def _fields(request: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
     """(hand text or None, `WinContext` keyword arguments, rules spec) of a request."""
-    if not isinstance(request, Mapping):
+    if type(request) is not dict and not isinstance(request, Mapping):
         raise InvalidInput(f"a request must be a JSON object, got {type(request).__name__}")
     players = request.get("players", 4)
     if type(players) is not int or players not in (3, 4):
@@ -98,18 +98,17 @@ def _fields(request: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
             if type(value) is not int or not 0 <= value <= MAX_COUNT:
                 raise InvalidInput(f"{name} must be a whole number 0..{MAX_COUNT}, got {value!r}")
             kwargs[name] = value
+        elif kind is _WIND:
+            kwargs[_WIND_FIELD[name]] = parse_wind(value, name)
         elif name == "hand":
             text = value
         elif name == "win":
             if value is not None:
-                kwargs["win"] = parse_tile(_string(value, "win"), "win")
-        elif name == "seat":
-            kwargs["seat_wind"] = parse_wind(value, "seat")
-        elif name == "round":
-            kwargs["round_wind"] = parse_wind(value, "round")
-        elif name == "dora" or name == "ura":
+                tile = _TILE_NAMES.get(value) if type(value) is str else None
+                kwargs["win"] = tile or parse_tile(_string(value, "win"), "win")
+        elif kind is _INDICATORS:
             if value is not None:
-                kwargs[name] = parse_indicators(value, name)
+                kwargs[name] = _indicators(value, name)
         elif name == "rules":
             rules_spec = value
         elif name != "players":
@@ -117,8 +116,31 @@ def _fields(request: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
     return text, kwargs, rules_spec
 
 
-_FLAG, _COUNT = object(), object()
-_KIND = {**{name: _FLAG for name in FLAGS}, **{name: _COUNT for name in COUNTS}}
+_FLAG, _COUNT, _WIND, _INDICATORS = object(), object(), object(), object()
+_KIND = {
+    **{name: _FLAG for name in FLAGS},
+    **{name: _COUNT for name in COUNTS},
+    "seat": _WIND,
+    "round": _WIND,
+    "dora": _INDICATORS,
+    "ura": _INDICATORS,
+}
+_WIND_FIELD = {"seat": "seat_wind", "round": "round_wind"}
+_TILE_NAMES = {name: Tile.parse(name) for name in (*KINDS, "0m", "0p", "0s")}
+"""MPSZ names of every tile → the tile: the usual spelling of ``win``, without a call."""
+
+
+_INDICATOR_TEXTS: dict[str, tuple[Tile, ...]] = {}
+"""Indicator strings already read: ``"3p"``, ``"1m,5z"`` recur across a batch."""
+
+
+def _indicators(value: Any, name: str) -> tuple[Tile, ...]:
+    found = _INDICATOR_TEXTS.get(value) if type(value) is str else None
+    if found is None:
+        found = parse_indicators(value, name)
+        if type(value) is str and len(_INDICATOR_TEXTS) < 4096:
+            _INDICATOR_TEXTS[value] = found
+    return found
 
 
 def _string(value: Any, name: str) -> str:

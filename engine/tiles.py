@@ -185,8 +185,10 @@ _BY_NAME: dict[str, Tile] = {f"{d}{s}": t for (d, s), t in _INTERNED.items()} | 
 """Every exact tile name (MPSZ and mjai) → its shared `Tile`: the fast path of `Tile.parse`."""
 
 
-_RUNS: dict[str, tuple[Tile, ...]] = {}
-"""Parsed ``digits+suit`` runs: hands repeat runs like ``123m`` all the time."""
+_RUN = re.compile(r"[0-9]+[mpsz]")
+_RUNS: dict[str, tuple[tuple[Tile, ...], str, int]] = {}
+"""Parsed ``digits+suit`` runs → (tiles, canonical text, suit rank): hands repeat runs like
+``123m`` all the time."""
 _RUN_CACHE_SIZE = 1 << 16
 
 
@@ -196,26 +198,59 @@ def parse_tiles(text: str) -> list[Tile]:
     Raises:
         InvalidTile: on any character that is not part of a ``digits+suit`` run.
     """
+    return parse_group(text)[0]
+
+
+def parse_group(text: str) -> tuple[list[Tile], str]:
+    """Tiles of compact MPSZ in written order, and their canonical text (`format_tiles`).
+
+    The canonical text comes almost free when the runs are written suit by suit
+    in order, as hands usually are.
+
+    >>> tiles, canonical = parse_group("321m11z")
+    >>> len(tiles), canonical
+    (5, '123m11z')
+
+    Raises:
+        InvalidTile: on any character that is not part of a ``digits+suit`` run.
+    """
+    found = _RUN.findall(text)
+    if sum(map(len, found)) != len(text):
+        return _parse_slowly(text)
+    tiles: list[Tile] = []
+    texts = []
+    rank = -1
+    for key in found:
+        run = _RUNS.get(key) or _read_run(key, text)
+        tiles.extend(run[0])
+        texts.append(run[1])
+        rank = run[2] if run[2] > rank else 9  # 9: a suit twice or out of order
+    return tiles, "".join(texts) if rank < 9 else format_tiles(tiles)
+
+
+def _read_run(key: str, text: str) -> tuple[tuple[Tile, ...], str, int]:
+    tiles = tuple(_from_digit(int(d), key[-1], text) for d in key[:-1])
+    run = (tiles, format_tiles(tiles), SUITS.index(key[-1]))
+    if len(_RUNS) < _RUN_CACHE_SIZE:
+        _RUNS[key] = run
+    return run
+
+
+def _parse_slowly(text: str) -> tuple[list[Tile], str]:
+    """`parse_group` of text with spaces, or with something that is not a tile (the error)."""
     compact = text.replace(" ", "")
-    if not compact:
-        return []
     pos = 0
     tiles: list[Tile] = []
     for m in _GROUP.finditer(compact):
         if m.start() != pos:
             raise InvalidTile(f"cannot read {compact[pos:m.start()]!r} in {text!r}")
-        run = _RUNS.get(m.group(0))
-        if run is None:
-            run = tuple(_from_digit(int(d), m.group(2), text) for d in m.group(1))
-            if len(_RUNS) < _RUN_CACHE_SIZE:
-                _RUNS[m.group(0)] = run
-        tiles.extend(run)
+        tiles.extend(tuple(_from_digit(int(d), m.group(2), text) for d in m.group(1)))
         pos = m.end()
     if pos != len(compact):
         raise InvalidTile(
             f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)"
         )
-    return tiles
+    return tiles, format_tiles(tiles)
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

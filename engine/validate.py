@@ -58,26 +58,33 @@ def _check_rare(hand: Hand, ctx: WinContext, rules: Rules) -> None:
         raise InvalidInput(f"nagashi mangan is not played under the {rules.name!r} rules")
 
 
-def _with_indicators(held, reds, ctx: WinContext) -> tuple[list[int], list[int]]:
-    """Copies and red fives counting the indicators and set-aside norths (no fifth copy)."""
-    held = list(held)
-    reds = list(reds)
-    touched = [NORTH] if ctx.nuki else []
-    for t in ctx.dora + ctx.ura if ctx.ura else ctx.dora:
-        kind = t.kind
-        if ctx.players == 3 and kind in SANMA_MISSING:
-            raise InvalidHand(f"3-player mahjong has no 2m-8m, got indicator {t}")
-        held[kind] += 1
-        touched.append(kind)
-        if t.red:
-            reds[kind // 9] += 1
-    held[NORTH] += ctx.nuki
-    for kind in touched:
-        if held[kind] > 4:
+def _with_indicators(held, reds, ctx: WinContext):
+    """Copies and red fives counting the indicators and set-aside norths (no fifth copy).
+
+    Only the fives need the counts themselves (the red/plain check); for other
+    kinds it is enough that no indicated kind goes past four copies.
+    """
+    extra = ctx.dora + ctx.ura if ctx.ura else ctx.dora
+    kinds = [t.kind for t in extra]
+    if ctx.players == 3:
+        for t in extra:
+            if t.kind in SANMA_MISSING:
+                raise InvalidHand(f"3-player mahjong has no 2m-8m, got indicator {t}")
+    nuki = ctx.nuki
+    for kind in [NORTH, *kinds] if nuki else kinds:
+        n = held[kind] + kinds.count(kind) + (nuki if kind == NORTH else 0)
+        if n > 4:
             raise InvalidHand(
-                f"{held[kind]} copies of {KINDS[kind]} counting the indicators "
+                f"{n} copies of {KINDS[kind]} counting the indicators "
                 "and set-aside norths (a set has 4)"
             )
+    if 4 in kinds or 13 in kinds or 22 in kinds:
+        held = list(held)
+        reds = list(reds)
+        for t in extra:
+            if t.kind in FIVE_KINDS:
+                held[t.kind] += 1
+                reds[t.kind // 9] += t.red
     return held, reds
 
 

@@ -261,13 +261,20 @@ def _ryanpeikou(h: HandFacts, s: ShapeFacts) -> bool:
 def _sanshoku(h: HandFacts, s: ShapeFacts) -> bool:
     """三色同順: the same sequence in all three suits."""
     seqs = s.seq_set
-    return any(n + 9 in seqs and n + 18 in seqs for n in seqs if n < 9)
+    for n in seqs:
+        if n < 9 and n + 9 in seqs and n + 18 in seqs:
+            return True
+    return False
+
+
+_ITTSU_RUNS = tuple(frozenset((b, b + 3, b + 6)) for b in (0, 9, 18))
+"""The starts of 123, 456 and 789 in each suit."""
 
 
 def _ittsu(h: HandFacts, s: ShapeFacts) -> bool:
     """一気通貫: 123, 456, 789 of one suit."""
     seqs = s.seq_set
-    return any(b in seqs and b + 3 in seqs and b + 6 in seqs for b in (0, 9, 18))
+    return _ITTSU_RUNS[0] <= seqs or _ITTSU_RUNS[1] <= seqs or _ITTSU_RUNS[2] <= seqs
 
 
 def _chanta(h: HandFacts, s: ShapeFacts) -> bool:
@@ -292,8 +299,11 @@ def _sanankou(h: HandFacts, s: ShapeFacts) -> bool:
 
 def _sanshoku_doukou(h: HandFacts, s: ShapeFacts) -> bool:
     """三色同刻: the same triplet in all three suits."""
-    trips = set(s.trips)
-    return any(n + 9 in trips and n + 18 in trips for n in trips if n < 9)
+    trips = s.trips
+    for n in trips:
+        if n < 9 and n + 9 in trips and n + 18 in trips:
+            return True
+    return False
 
 
 def _suuankou(h: HandFacts, s: ShapeFacts) -> bool:
