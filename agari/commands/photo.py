@@ -80,7 +80,7 @@ def _show(result: Any, lang: str) -> None:
     layout = result.layout
     if layout is None:
         return
-    _show_layout(out, layout)
+    _show_layout(out, layout, lang)
     _show_reading(out, result)
     for note in result.notes:
         out.print(f"[dim]note: {note}[/]")
@@ -93,18 +93,37 @@ def _show(result: Any, lang: str) -> None:
         _options_table(out, "wait", result.waits)
 
 
-def _show_layout(out: Any, layout: Any) -> None:
-    def tiles(ts: Any) -> str:
-        return " ".join(str(t) for t in ts) or "-"
+LAYOUT_TEXT = {
+    "concealed": ("concealed", "手牌", "手牌"),
+    "win": ("win", "和了牌", "和牌"),
+    "meld": ("meld", "副露", "副露"),
+    "dora": ("dora", "ドラ表示牌", "宝牌指示牌"),
+    "ura": ("ura", "裏ドラ表示牌", "里宝牌指示牌"),
+    "unknown": ("not singled out", "不明", "未知"),
+    "left": ("called from the left", "上家から", "吃/碰上家"),
+    "across": ("called from across", "対面から", "碰对家"),
+    "right": ("called from the right", "下家から", "碰下家"),
+}
+"""Words of the layout lines, per language (en, ja, zh)."""
 
-    out.print(f"  concealed  {tiles(layout.concealed)}")
-    out.print(f"  win        {layout.win if layout.win is not None else 'not singled out'}")
+
+def _show_layout(out: Any, layout: Any, lang: str) -> None:
+    from agari.engine.labels import label
+
+    def t(key: str) -> str:
+        return label(LAYOUT_TEXT, key, lang)
+
+    def tiles(ts: Any) -> str:
+        return " ".join(str(x) for x in ts) or "-"
+
+    out.print(f"  {t('concealed'):<10} {tiles(layout.concealed)}")
+    out.print(f"  {t('win'):<10} {layout.win if layout.win is not None else t('unknown')}")
     for m in layout.melds:
-        source = f" (called from {m.source})" if m.source else ""
-        out.print(f"  meld       {m.kind} {tiles(m.tiles)}{source}")
-    out.print(f"  dora       {tiles(layout.dora)}")
+        source = f" ({t(m.source)})" if m.source else ""
+        out.print(f"  {t('meld'):<10} {m.kind} {tiles(m.tiles)}{source}")
+    out.print(f"  {t('dora'):<10} {tiles(layout.dora)}")
     if layout.ura:
-        out.print(f"  ura        {tiles(layout.ura)}")
+        out.print(f"  {t('ura'):<10} {tiles(layout.ura)}")
 
 
 def _show_reading(out: Any, result: Any) -> None:
