@@ -21,7 +21,11 @@ common, its "accent"); the channels are mixed by ``shape_weight``. Classes
 without views (``none``; a red five the set lacks) take ``s_ref``, the
 similarity a view typically has to the nearest view of *another* kind, so a
 crop that matches none of the set's tiles drifts towards ``none``. Red fives
-the set does not have are damped by ``absent_prior``.
+the set does not have are damped by ``absent_prior``. When the crops' middle
+colours are given, a class whose views are all further than
+``colour_tolerance`` (CIE Lab units) from the crop's loses ``colour_weight``
+per tolerance beyond it (a patch of green felt is not this set's blue back,
+nor its ivory 白, however flat all three are).
 
 Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
 `TileClassifier` whose ``predict`` applies a profile) lives in
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import BACK, NONE
+from agari.models.calibration_features import CropLooks
 
 RED_FIVE_NAMES = ("0m", "0p", "0s")
 """The red fives a set may have; the reference layout lists the ones it has."""
@@ -51,6 +56,9 @@ class AdjustConfig:
         beta: weight of the similarity evidence (per unit of cosine similarity).
         shape_weight: share of the shape descriptors in the similarity (the rest is
             the embedding's); used when the crops' descriptors are given.
+        colour_tolerance: Lab distance between a crop's middle colour and a class's
+            nearest view that costs nothing (light and white balance vary).
+        colour_weight: log-probability lost per ``colour_tolerance`` beyond it.
         absent_prior: probability multiplier for red fives the set does not have.
         neighbours: a class's similarity is the mean of its ``neighbours`` most
             similar samples (1 = nearest sample; views of one tile differ in turn,
@@ -64,6 +72,8 @@ class AdjustConfig:
     alpha: float = 0.25
     beta: float = 24.0
     shape_weight: float = 0.5
+    colour_tolerance: float = 20.0
+    colour_weight: float = 3.0
     absent_prior: float = 0.02
     neighbours: int = 1
     ref_quantile: float = 0.5
@@ -76,6 +86,9 @@ class AdjustConfig:
             raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
         if self.neighbours < 1:
             raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if self.colour_tolerance <= 0 or self.colour_weight < 0:
+            raise InvalidInput(f"colour_tolerance must be > 0 and colour_weight >= 0, got "
+                               f"{self.colour_tolerance}, {self.colour_weight}")
         if not 0.0 <= self.shape_weight <= 1.0:
             raise InvalidInput(f"shape_weight must be in [0, 1], got {self.shape_weight}")
         if not 0.0 <= self.ref_quantile <= 1.0:
@@ -115,6 +128,7 @@ class TilesetProfile:
         class_names: the classifier's classes, in its column order.
         samples: float32 ``(N, D)`` raw embeddings of the calibration views.
         shapes: float32 ``(N, F)`` shape descriptors of the same views (``F`` may be 0).
+        colours: float32 ``(N, 3)`` the views' middle colours (CIE Lab).
         labels: int32 ``(N,)`` index into ``class_names`` of each sample.
         tile_ids: int32 ``(N,)`` which physical tile (one per kind per photo) a view is of.
         reds: red fives this set has (as laid out).
@@ -129,6 +143,7 @@ class TilesetProfile:
     class_names: tuple[str, ...]
     samples: np.ndarray
     shapes: np.ndarray
+    colours: np.ndarray
     labels: np.ndarray
     tile_ids: np.ndarray
     reds: tuple[str, ...] = RED_FIVE_NAMES
@@ -140,10 +155,12 @@ class TilesetProfile:
     def __post_init__(self) -> None:
         n = len(self.labels)
         if self.samples.ndim != 2 or self.shapes.ndim != 2 or len(self.samples) != n \
-                or len(self.shapes) != n or len(self.tile_ids) != n:
+                or len(self.shapes) != n or self.colours.shape != (n, 3) \
+                or len(self.tile_ids) != n:
             raise ModelError(f"profile {self.name!r}: expected samples (N, D), shapes (N, F), "
-                             f"labels (N,) and tile_ids (N,), got {self.samples.shape}, "
-                             f"{self.shapes.shape}, {self.labels.shape}, {self.tile_ids.shape}")
+                             f"colours (N, 3), labels (N,) and tile_ids (N,), got "
+                             f"{self.samples.shape}, {self.shapes.shape}, {self.colours.shape}, "
+                             f"{self.labels.shape}, {self.tile_ids.shape}")
         if n and (self.labels.min() < 0 or self.labels.max() >= len(self.class_names)):
             raise ModelError(f"profile {self.name!r}: a label is outside the class list")
         unknown = set(self.reds) - set(RED_FIVE_NAMES)
@@ -159,11 +176,12 @@ class TilesetProfile:
         shape descriptors of its input crops."""
         return cls(name=name, model_id=model_id, class_names=tuple(class_names),
                    samples=np.zeros((0, dim), np.float32),
-                   shapes=np.zeros((0, shape_dim), np.float32), labels=np.zeros(0, np.int32),
+                   shapes=np.zeros((0, shape_dim), np.float32),
+                   colours=np.zeros((0, 3), np.float32), labels=np.zeros(0, np.int32),
                    tile_ids=np.zeros(0, np.int32), reds=tuple(reds),
                    config=config or AdjustConfig())
 
-    def added(self, samples: np.ndarray, shapes: np.ndarray, labels: Sequence[str],
+    def added(self, samples: np.ndarray, looks: CropLooks, labels: Sequence[str],
               tile_ids: np.ndarray, *, photo: PhotoRecord,
               back_colour: Sequence[float] | None = None,
               face_colour: Sequence[float] | None = None) -> TilesetProfile:
@@ -171,7 +189,7 @@ class TilesetProfile:
 
         Args:
             samples: float32 ``(M, D)`` embeddings of the photo's views.
-            shapes: float32 ``(M, F)`` their shape descriptors.
+            looks: their shape descriptors and middle colours.
             labels: ``M`` class names (each in ``class_names``).
             tile_ids: int ``(M,)`` the physical tile of each view, numbered within the photo.
             photo: the record kept for this photo.
@@ -179,12 +197,9 @@ class TilesetProfile:
                 keeps the running mean over photos.
         """
         samples = np.asarray(samples, np.float32)
-        shapes = np.asarray(shapes, np.float32)
         if samples.ndim != 2 or samples.shape[1] != self.dim:
             raise ModelError(f"expected embeddings (M, {self.dim}), got {samples.shape}")
-        if shapes.shape != (len(samples), self.shapes.shape[1]):
-            raise ModelError(f"expected shape descriptors ({len(samples)}, "
-                             f"{self.shapes.shape[1]}), got {shapes.shape}")
+        self._check_looks(looks, len(samples))
         index = {c: i for i, c in enumerate(self.class_names)}
         missing = sorted(set(labels) - set(index))
         if missing:
@@ -196,7 +211,8 @@ class TilesetProfile:
         return replace(
             self,
             samples=np.concatenate([self.samples, samples]),
-            shapes=np.concatenate([self.shapes, shapes]),
+            shapes=np.concatenate([self.shapes, looks.shapes]),
+            colours=np.concatenate([self.colours, looks.colours]),
             labels=np.concatenate([self.labels, lab]),
             tile_ids=np.concatenate([self.tile_ids, ids]),
             back_colour=_running_mean(self.back_colour, back_colour, k),
@@ -252,12 +268,18 @@ class TilesetProfile:
         nearest_wrong = sim.max(axis=1)
         return float(np.quantile(nearest_wrong, self.config.ref_quantile))
 
-    def similarities(self, embeddings: np.ndarray, shapes: np.ndarray | None = None) -> np.ndarray:
+    def _check_looks(self, looks: CropLooks, n: int) -> None:
+        if len(looks) != n or looks.shapes.shape[1] != self.shapes.shape[1]:
+            raise ModelError(f"profile {self.name!r} expects looks of {n} crops with "
+                             f"{self.shapes.shape[1]}-wide shape descriptors, got "
+                             f"{looks.shapes.shape}")
+
+    def similarities(self, embeddings: np.ndarray, looks: CropLooks | None = None) -> np.ndarray:
         """float32 ``(N, C)``: each crop's similarity to each class of this set.
 
         Args:
             embeddings: float32 ``(N, D)``, the model's embeddings of the crops.
-            shapes: float32 ``(N, F)`` their shape descriptors, or None (embedding only).
+            looks: their shape descriptors and colours, or None (embedding only).
 
         Classes without views get `s_ref`.
         """
@@ -265,12 +287,28 @@ class TilesetProfile:
         if emb.ndim != 2 or emb.shape[1] != self.dim:
             raise ModelError(f"profile {self.name!r} expects embeddings (N, {self.dim}), "
                              f"got {emb.shape}")
-        if shapes is not None and np.shape(shapes) != (len(emb), self.shapes.shape[1]):
-            raise ModelError(f"profile {self.name!r} expects shape descriptors "
-                             f"({len(emb)}, {self.shapes.shape[1]}), got {np.shape(shapes)}")
-        sim = self._class_similarities(emb, shapes if self.uses_shapes else None)
+        if looks is not None:
+            self._check_looks(looks, len(emb))
+        shapes = looks.shapes if looks is not None and self.uses_shapes else None
+        sim = self._class_similarities(emb, shapes)
         sim[:, ~self._has_views] = self.s_ref
         return sim
+
+    def colour_penalty(self, colours: np.ndarray) -> np.ndarray:
+        """float32 ``(N, C)`` ≤ 0: log-probability each class loses for colours off its views.
+
+        Classes without views lose nothing.
+        """
+        cfg = self.config
+        out = np.zeros((len(colours), len(self.class_names)), np.float32)
+        if not len(self.labels) or not len(colours) or cfg.colour_weight == 0:
+            return out
+        dist = np.linalg.norm(np.asarray(colours, np.float32)[:, None] - self.colours[None],
+                              axis=2)
+        for c in np.unique(self.labels):
+            nearest = dist[:, self.labels == c].min(axis=1)
+            out[:, c] = -cfg.colour_weight * np.maximum(0.0, nearest / cfg.colour_tolerance - 1)
+        return out
 
     @property
     def _has_views(self) -> np.ndarray:
@@ -301,14 +339,14 @@ class TilesetProfile:
         return _cached(self, "sample_shapes", lambda: self.shape_features(self.shapes))
 
     def adjust(self, probs: np.ndarray, embeddings: np.ndarray,
-               shapes: np.ndarray | None = None) -> np.ndarray:
+               looks: CropLooks | None = None) -> np.ndarray:
         """The model's probabilities corrected by this set's evidence.
 
         Args:
             probs: float32 ``(N, C)`` softmax output over ``class_names``.
             embeddings: float32 ``(N, D)`` the model's embeddings of the same crops.
-            shapes: float32 ``(N, F)`` the crops' shape descriptors
-                (`agari.models.calibration_features.crop_shapes`), or None.
+            looks: the crops' shape descriptors and colours
+                (`agari.models.calibration_features.crop_looks`), or None.
 
         Returns:
             float32 ``(N, C)``, rows summing to 1 (see the module doc for the rule).
@@ -318,7 +356,9 @@ class TilesetProfile:
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
         logits = cfg.alpha * np.log(np.maximum(p, np.float32(1e-12)))
-        logits += cfg.beta * self.similarities(embeddings, shapes)
+        logits += cfg.beta * self.similarities(embeddings, looks)
+        if looks is not None:
+            logits += self.colour_penalty(looks.colours)
         for name in self.absent:
             logits[:, self.class_names.index(name)] += np.float32(np.log(cfg.absent_prior))
         logits -= logits.max(axis=1, keepdims=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 from agari.engine.errors import ModelError
 from agari.models.calibration import RED_FIVE_NAMES, AdjustConfig, TilesetProfile
-from agari.models.calibration_features import crop_shapes
+from agari.models.calibration_features import CropLooks, crop_looks
 from agari.models.calibration_store import model_fingerprint
 from agari.models.classifier import Predictions, TileClassifier
 
@@ -38,20 +38,20 @@ def check_compatible(classifier: TileClassifier, profile: TilesetProfile) -> Non
 
 
 def apply_profile(predictions: Predictions, profile: TilesetProfile,
-                  shapes: np.ndarray | None = None) -> Predictions:
+                  looks: CropLooks | None = None) -> Predictions:
     """``predictions`` with probabilities adjusted by ``profile`` (embeddings unchanged).
 
     Args:
-        shapes: the crops' shape descriptors (`crop_shapes`), or None for the
-            embedding evidence alone.
+        looks: the crops' shape descriptors and colours (`looks_of`), or None for
+            the embedding evidence alone.
     """
-    return Predictions(probs=profile.adjust(predictions.probs, predictions.embeddings, shapes),
+    return Predictions(probs=profile.adjust(predictions.probs, predictions.embeddings, looks),
                        embeddings=predictions.embeddings, class_names=predictions.class_names)
 
 
-def shapes_of(classifier: TileClassifier, crops: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
-    """Shape descriptors ``(N, F)`` of crops as ``classifier`` sees them (its input size)."""
-    return crop_shapes(classifier.prepare(crops), classifier.spec)
+def looks_of(classifier: TileClassifier, crops: np.ndarray | Sequence[np.ndarray]) -> CropLooks:
+    """Shape descriptors and middle colours of crops as ``classifier`` sees them."""
+    return crop_looks(classifier.prepare(crops), classifier.spec)
 
 
 class CalibratedClassifier(TileClassifier):
@@ -69,8 +69,7 @@ class CalibratedClassifier(TileClassifier):
 
     def predict(self, crops: np.ndarray | Sequence[np.ndarray]) -> Predictions:
         """As `TileClassifier.predict`, probabilities adjusted by the profile."""
-        shapes = shapes_of(self, crops) if self.profile.uses_shapes else None
-        return apply_profile(super().predict(crops), self.profile, shapes)
+        return apply_profile(super().predict(crops), self.profile, looks_of(self, crops))
 
 
 def new_profile(name: str, classifier: TileClassifier, *,
@@ -80,7 +79,8 @@ def new_profile(name: str, classifier: TileClassifier, *,
     probe = np.zeros((1, *classifier.input_size, 3), np.uint8)
     dim = classifier.predict(probe).embeddings.shape[1]
     return TilesetProfile.create(name, model_fingerprint(classifier.path),
-                                 classifier.class_names, dim, shapes_of(classifier, probe).shape[1],
+                                 classifier.class_names, dim,
+                                 looks_of(classifier, probe).shapes.shape[1],
                                  reds=reds, config=config)
 
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from agari.engine.tiles import BACK, NONE
 from agari.models.calibration import PhotoRecord, TilesetProfile
-from agari.models.calibration_apply import shapes_of
+from agari.models.calibration_apply import looks_of
 from agari.models.calibration_layout import (
     DEFAULT_BIND,
     BindConfig,
@@ -228,13 +228,13 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
                                        margin=spec.crop_margin, config=views, rng=rng)
                             for b in bound])
     emb = classifier.predict(crops).embeddings
-    shapes = shapes_of(classifier, crops)
+    looks = looks_of(classifier, crops)
     back, face = colour_stats(plain, names)
     record = PhotoRecord(source=source, tiles=len(bound),
                          added=datetime.now(UTC).isoformat(timespec="seconds"))
     labels = [n for n in names for _ in range(views.views)]
     ids = np.repeat(np.arange(len(bound)), views.views)
-    updated = profile.added(emb, shapes, labels, ids, photo=record, back_colour=back,
+    updated = profile.added(emb, looks, labels, ids, photo=record, back_colour=back,
                             face_colour=face)
     agree = float(np.mean([b == n for b, n in zip(preds.best, names, strict=True)]))
     report = CalibrationReport(source=source, tiles=len(bound), views=len(labels),

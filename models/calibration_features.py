@@ -8,13 +8,21 @@ nothing of any training set: compared with the views of the user's own tiles,
 it says which kind a crop is drawn like. Brightness and contrast cancel out in
 the block normalisation, and the crop is grey (colour is the embedding's job).
 
+The middle colour of a crop (`centre_colours`, CIE Lab) is the other look:
+a patch of table that a locator took for a tile may be shaped like a blank
+白 or a tile's back, but rarely coloured like them.
+
 Crops come as the model's input tensor (`TileClassifier.prepare`), so the
 descriptors see exactly what the model sees, at its input size.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
+from agari.engine.errors import ModelError
 from agari.models.spec import ModelSpec
 
 ORIENTATIONS = 9
@@ -23,16 +31,61 @@ CELLS_DOWN = 8
 """Cells along the crop's height (a 64-pixel crop has 8-pixel cells)."""
 BLOCK = 2
 """Cells per block side; each block's histogram is normalised on its own."""
+CENTRE_SHARE = 0.5
+"""Share of the crop's height and width whose colour is taken (the tile's middle)."""
 _EPS = 1e-3
+
+
+@dataclass(frozen=True, slots=True)
+class CropLooks:
+    """What calibration compares besides the embedding, for N crops.
+
+    Attributes:
+        shapes: float32 ``(N, F)`` shape descriptors (`shape_features`).
+        colours: float32 ``(N, 3)`` median CIE Lab colour of each crop's middle
+            (L 0..100, a and b about -128..127).
+    """
+
+    shapes: np.ndarray
+    colours: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.shapes.ndim != 2 or self.colours.shape != (len(self.shapes), 3):
+            raise ModelError(f"expected shapes (N, F) and colours (N, 3), got "
+                             f"{self.shapes.shape} and {self.colours.shape}")
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    @classmethod
+    def empty(cls, shape_dim: int) -> CropLooks:
+        return cls(np.zeros((0, shape_dim), np.float32), np.zeros((0, 3), np.float32))
+
+
+def _rgb_from_input(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
+    """The model's input tensor back to RGB ``float32 (N, H, W, 3)`` in 0..1."""
+    mean = np.asarray(spec.mean, np.float32)[None, :, None, None]
+    std = np.asarray(spec.std, np.float32)[None, :, None, None]
+    img = (np.asarray(x, np.float32) * std + mean).transpose(0, 2, 3, 1)
+    return img if spec.channel_order == "RGB" else img[..., ::-1]
 
 
 def grey_from_input(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
     """The model's input tensor ``float32 (N, 3, H, W)`` back to grey ``float32 (N, H, W)``."""
-    mean = np.asarray(spec.mean, np.float32)[None, :, None, None]
-    std = np.asarray(spec.std, np.float32)[None, :, None, None]
-    img = x * std + mean
-    r, g, b = (0, 1, 2) if spec.channel_order == "RGB" else (2, 1, 0)
-    return 0.299 * img[:, r] + 0.587 * img[:, g] + 0.114 * img[:, b]
+    rgb = _rgb_from_input(x, spec)
+    return 0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]
+
+
+def centre_colours(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
+    """Median Lab colour of the middle of each crop: float32 ``(N, 3)``."""
+    rgb = _rgb_from_input(x, spec)
+    n, h, w = rgb.shape[:3]
+    dy, dx = round(h * (1 - CENTRE_SHARE) / 2), round(w * (1 - CENTRE_SHARE) / 2)
+    mid = np.ascontiguousarray(np.clip(rgb[:, dy:h - dy, dx:w - dx], 0.0, 1.0))
+    if not n:
+        return np.zeros((0, 3), np.float32)
+    lab = cv2.cvtColor(mid.reshape(-1, mid.shape[2], 3), cv2.COLOR_RGB2Lab)
+    return np.median(lab.reshape(n, -1, 3), axis=1).astype(np.float32)
 
 
 def shape_features(grey: np.ndarray) -> np.ndarray:
@@ -83,6 +136,7 @@ def _cell_histograms(gx: np.ndarray, gy: np.ndarray, cell: int) -> np.ndarray:
     return out.reshape(n, ch, cw, ORIENTATIONS).astype(np.float32)
 
 
-def crop_shapes(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
-    """`shape_features` of the model's input tensor ``(N, 3, H, W)``."""
-    return shape_features(grey_from_input(np.asarray(x, np.float32), spec))
+def crop_looks(x: np.ndarray, spec: ModelSpec) -> CropLooks:
+    """Shape descriptors and middle colours of the model's input tensor ``(N, 3, H, W)``."""
+    x = np.asarray(x, np.float32)
+    return CropLooks(shape_features(grey_from_input(x, spec)), centre_colours(x, spec))

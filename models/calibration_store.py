@@ -7,7 +7,8 @@ weighs the evidence. The ``.npz`` beside it holds the embeddings (``samples``,
 ``labels``, ``tile_ids``) and, for outside readers, the per-class
 ``prototypes`` (centred unit means) with their ``prototype_labels``; agari
 itself recomputes those from the samples. ``shapes`` holds the views' shape
-descriptors (`agari.models.calibration_features`).
+descriptors and ``colours`` their middle colours, CIE Lab
+(`agari.models.calibration_features`).
 
 Both files are written to temporary names and renamed into place, the arrays
 first, so a stopped write never leaves a profile whose halves disagree. The
@@ -89,6 +90,7 @@ def save(profile: TilesetProfile, root: str | os.PathLike[str]) -> Path:
     tmp_npz = npz.with_name(f".{npz.name}.{os.getpid()}.tmp.npz")
     np.savez_compressed(tmp_npz, samples=profile.samples.astype(np.float32),
                         shapes=profile.shapes.astype(np.float32),
+                        colours=profile.colours.astype(np.float32),
                         labels=profile.labels.astype(np.int32),
                         tile_ids=profile.tile_ids.astype(np.int32),
                         prototypes=prototypes, prototype_labels=labels)
@@ -116,11 +118,11 @@ def load(root: str | os.PathLike[str], name: str) -> TilesetProfile:
     try:
         head = json.loads(js.read_text(encoding="utf-8"))
         with np.load(npz) as arrays:
-            samples, shapes, labels, tile_ids = (
-                arrays[k] for k in ("samples", "shapes", "labels", "tile_ids"))
+            arrays = tuple(arrays[k] for k in ("samples", "shapes", "colours", "labels",
+                                                "tile_ids"))
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"tile-set profile {name!r} is damaged ({js.parent}): {exc}") from None
-    return _from_header(head, (samples, shapes, labels, tile_ids), source=str(js))
+    return _from_header(head, arrays, source=str(js))
 
 
 def _header(profile: TilesetProfile) -> dict:
@@ -142,12 +144,13 @@ def _from_header(head: dict, arrays: tuple[np.ndarray, ...], *, source: str) -> 
         raise ModelError(f"{source} is not an agari tile-set profile")
     if int(head.get("version", 0)) > FORMAT_VERSION:
         raise ModelError(f"{source} was written by a newer agari (format {head['version']})")
-    samples, shapes, labels, tile_ids = arrays
+    samples, shapes, colours, labels, tile_ids = arrays
     try:
         return TilesetProfile(
             name=str(head["name"]), model_id=str(head["model_id"]),
             class_names=tuple(head["class_names"]),
             samples=np.asarray(samples, np.float32), shapes=np.asarray(shapes, np.float32),
+            colours=np.asarray(colours, np.float32),
             labels=np.asarray(labels, np.int32),
             tile_ids=np.asarray(tile_ids, np.int32), reds=tuple(head["reds"]),
             back_colour=_tuple(head.get("back_colour_bgr")),

@@ -10,6 +10,7 @@ from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import CLASS_NAMES
 from agari.models import calibration_store as store
 from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile
+from agari.models.calibration_features import CropLooks
 
 DIM = 24
 FACES = [c for c in CLASS_NAMES if c not in ("none",)]
@@ -40,8 +41,9 @@ def make_profile(names=FACES, *, views: int = 4, reds=("0m", "0p", "0s"), accent
                       back_colour=(180.0, 100.0, 20.0), face_colour=(220.0, 235.0, 240.0))
 
 
-def no_shapes(n: int) -> np.ndarray:
-    return np.zeros((n, 0), np.float32)
+def no_shapes(n: int, colour=(80.0, 0.0, 10.0)) -> CropLooks:
+    """Looks without shape descriptors, all of one middle colour (Lab)."""
+    return CropLooks(np.zeros((n, 0), np.float32), np.tile(np.float32(colour), (n, 1)))
 
 
 def confused_probs(truth, *, wrong_for: dict[str, str], p_wrong: float = 0.9) -> np.ndarray:
@@ -115,7 +117,8 @@ def test_shape_evidence_settles_what_the_embedding_cannot():
     rng = np.random.default_rng(0)
 
     def shapes_for(ns):
-        return np.stack([shape_dirs[n] for n in ns]) + rng.normal(0, 0.1, (len(ns), 8))
+        shapes = np.stack([shape_dirs[n] for n in ns]) + rng.normal(0, 0.1, (len(ns), 8))
+        return CropLooks(shapes.astype(np.float32), np.zeros((len(ns), 3), np.float32))
 
     def blurred(ns, seed):  # 1p looks like 1s to the embedding
         return embed(["1s" if n == "1p" else n for n in ns], seed=seed)
@@ -130,8 +133,24 @@ def test_shape_evidence_settles_what_the_embedding_cannot():
     both = prof.adjust(flat, blurred(truth, 2), shapes_for(truth)).argmax(1)
     assert np.mean([CLASS_NAMES[i] == t for i, t in zip(emb_only, truth, strict=True)]) <= 0.75
     assert [CLASS_NAMES[i] for i in both] == truth
-    with pytest.raises(ModelError, match="expects shape descriptors"):
-        prof.adjust(flat, blurred(truth, 2), np.zeros((len(truth), 3)))
+    with pytest.raises(ModelError, match="expects looks of 20 crops"):
+        prof.adjust(flat, blurred(truth, 2), no_shapes(len(truth)))
+
+
+def test_colours_unlike_any_view_of_a_class_count_against_it():
+    prof = make_profile()  # every view's middle is ivory: Lab (80, 0, 10)
+    emb = embed(["back", "5z"], seed=6)
+    flat = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
+    same = prof.adjust(flat, emb, no_shapes(2))
+    felt = prof.adjust(flat, emb, no_shapes(2, colour=(45.0, -40.0, 20.0)))  # green felt
+    none = CLASS_NAMES.index("none")
+    assert (same.argmax(1) == [CLASS_NAMES.index("back"), CLASS_NAMES.index("5z")]).all()
+    assert (felt[:, none] > 10 * same[:, none]).all()   # colour alone moves both a long way
+    assert felt[0].argmax() == none
+    penalty = prof.colour_penalty(np.float32([[80.0, 0.0, 10.0], [80.0, 0.0, 28.0],
+                                              [80.0, 0.0, 70.0]]))
+    assert (penalty[0] == 0).all() and (penalty[1] == 0).all()  # within the tolerance (20)
+    assert penalty[2, 0] == pytest.approx(-3.0 * (60 / 20 - 1)) and penalty[2, none] == 0
 
 
 def test_profile_validates_shapes():

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from agari.engine.tiles import CLASS_NAMES
-from agari.models.calibration_features import crop_shapes, grey_from_input, shape_features
+from agari.models.calibration_features import (
+    centre_colours,
+    crop_looks,
+    grey_from_input,
+    shape_features,
+)
 from agari.models.spec import ModelSpec
 
 
@@ -45,4 +50,15 @@ def test_grey_from_the_model_input(order):
     grey = grey_from_input(x, spec)
     r, b = (rgb[:, 0], rgb[:, 2]) if order == "RGB" else (rgb[:, 2], rgb[:, 0])
     assert np.allclose(grey, 0.299 * r + 0.587 * rgb[:, 1] + 0.114 * b, atol=1e-5)
-    assert crop_shapes(x, spec).shape == (2, 1260)
+    looks = crop_looks(x, spec)
+    assert looks.shapes.shape == (2, 1260) and looks.colours.shape == (2, 3)
+
+
+def test_centre_colour_is_the_middle_in_lab():
+    spec = ModelSpec(class_names=CLASS_NAMES, input_size=(64, 48), mean=(0.5, 0.5, 0.5),
+                     std=(0.25, 0.25, 0.25))
+    rgb = np.zeros((1, 3, 64, 48), np.float32)
+    rgb[:, 1] = 0.5                       # a dull green surround...
+    rgb[:, :, 16:48, 12:36] = 1.0         # ...around a white middle
+    lab = centre_colours((rgb - 0.5) / 0.25, spec)[0]
+    assert lab[0] > 99 and abs(lab[1]) < 1 and abs(lab[2]) < 1
