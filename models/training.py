@@ -19,6 +19,9 @@ from agari.models.spec import ModelSpec
 
 Arrays = tuple[np.ndarray, np.ndarray]
 
+LOG_EVERY = 200
+"""Training steps between progress lines."""
+
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
 """Input normalisation (RGB, 0..1 scale), written into the model's metadata."""
@@ -111,8 +114,11 @@ def train(
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
             seen += len(idx)
+            if (step + 1) % LOG_EVERY == 0:
+                log(f"epoch {epoch + 1} step {step + 1}/{steps_per_epoch} "
+                    f"loss {total / seen:.4f} ({time.monotonic() - started:.0f}s)")
         scores = {name: accuracy(model, v) for name, v in (val or {}).items()}
         elapsed = time.monotonic() - started
         log(f"epoch {epoch + 1}/{config.epochs} loss {total / max(seen, 1):.4f} "
