@@ -357,16 +357,18 @@ class _Rate:
         return (len(self.times) - 1) / max(self.times[-1] - self.times[0], 1e-6)
 
 
-def default_stages(model: str | None = None, *, top_k: int = 5):
+def default_stages(model: str | None = None, *, top_k: int = 5, tileset: str | None = None):
     """The shipped locator and classifier as the tracker's callables.
 
     Raises:
         ModelError: the classifier model cannot be loaded.
     """
+    from agari.commands.calibrate import with_tileset
     from agari.models import TileClassifier
     from agari.vision.locate import locate
 
     clf = TileClassifier.load(model) if model else TileClassifier.load()
+    clf = with_tileset(clf, tileset)  # --tileset: read with that set's calibration profile
     return locate, partial(clf.classify_detections, top_k=top_k)
 
 

@@ -6,10 +6,10 @@ Usage (run with ``nice``; the machine is shared)::
     nice -n 10 python bench/calibrate_eval.py --families hollow,dark --truth-layout
     nice -n 10 python bench/calibrate_eval.py --tune              # choose AdjustConfig
 
-For each synthetic tile set (a *family* of looks the classifier never trained
-on, see ``tests/models/test_calibration_scenes.py``: ``hollow``, ``elastic``,
-``offpalette``, ``dark``; ``plain`` = the renderer's own random sets, for
-reference):
+For each synthetic tile set (a *family* of looks, see
+``tests/models/test_calibration_scenes.py``: ``hollow``, ``elastic`` and
+``offpalette`` the classifier never trained on; ``dark`` it rarely saw;
+``plain``, the renderer's own random sets, it trained on — for reference):
 
 1. one photo of the set in the reference layout is rendered, read by the real
    locator and bound to kinds by `calibrate_photo` exactly as ``agari
@@ -57,6 +57,7 @@ from agari.vision.crops import crop_tile  # noqa: E402
 from agari.vision.detection import TileDetection  # noqa: E402
 from test_calibration_scenes import (  # noqa: E402
     FAMILIES,
+    UNSEEN,
     render_hands,
     render_layout,
     unseen_style,
@@ -265,10 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{family:>10}: {_line(summary)}  ({time.monotonic() - started:.0f}s)", flush=True)
         if "locator_read_sets" in summary:
             print(f"{'':>10}  locator-read sets only: {_line(summary['locator_read_sets'])}")
-    unseen = [r for r in everything if r.family != "plain"]
+    unseen = [r for r in everything if r.family in UNSEEN]
     if unseen:
         report["all_unseen"] = score(unseen)
-        print(f"{'all unseen':>10}: {_line(report['all_unseen'])}")
+        print(f"{'all unseen':>10}: {_line(report['all_unseen'])}  ({', '.join(UNSEEN)})")
     if args.tune:
         rows = tune(unseen or everything)
         report["tune"] = [{**p, **s} for p, s in rows[:15]]

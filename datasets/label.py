@@ -75,6 +75,7 @@ class LabelOptions:
         review: write the review contact sheet here.
         review_count: tiles on the review sheet.
         images: how images reach ``out/images`` (`IMAGE_MODES`).
+        tileset: a tile-set profile's ``.json`` to read with (`agari calibrate`), or None.
     """
 
     inputs: tuple[str, ...]
@@ -89,6 +90,7 @@ class LabelOptions:
     review: Path | None = None
     review_count: int = REVIEW_COUNT
     images: str = "link"
+    tileset: Path | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(str(i) for i in self.inputs))
@@ -199,7 +201,13 @@ def _worker_config(options: LabelOptions) -> tuple[WorkerConfig, str]:
     clf = TileClassifier.load(options.model, threads=1)
     model = None if options.model is None else str(Path(options.model).absolute())
     workers = 0 if options.cluster else options.workers
-    config = WorkerConfig(model=model, top_k=options.top_k,
+    tileset = None if options.tileset is None else str(Path(options.tileset).absolute())
+    if tileset is not None:  # a missing or mismatched profile fails here, not in every worker
+        from agari.models.calibration_apply import calibrated
+        from agari.models.calibration_store import load_file
+
+        calibrated(clf, load_file(tileset))
+    config = WorkerConfig(model=model, tileset=tileset, top_k=options.top_k,
                           threads=1 if options.cluster else threads_per_worker(workers))
     return config, _file_digest(clf.path)
 

@@ -45,9 +45,11 @@ class WorkerConfig:
         model: path of the classifier ``.onnx``, or None for the shipped model.
         top_k: alternatives kept per tile.
         threads: native threads per worker (onnxruntime intra-op, OpenCV).
+        tileset: a tile-set profile's ``.json`` to read with, or None.
     """
 
     model: str | None = None
+    tileset: str | None = None
     top_k: int = 3
     threads: int = 1
 
@@ -100,12 +102,16 @@ def _set_cv_threads(threads: int) -> None:
 
 def worker_classifier(config: WorkerConfig) -> TileClassifier:
     """This process's classifier for ``config`` (loaded once, then reused)."""
-    key = (config.model, config.threads)
+    key = (config.model, config.threads, config.tileset)
     clf = _CLASSIFIERS.get(key)
     if clf is None:
+        from agari.models.calibration_apply import calibrated
+        from agari.models.calibration_store import load_file
         from agari.models.classifier import TileClassifier
 
-        clf = _CLASSIFIERS[key] = TileClassifier.load(config.model, threads=config.threads)
+        clf = TileClassifier.load(config.model, threads=config.threads)
+        profile = None if config.tileset is None else load_file(config.tileset)
+        clf = _CLASSIFIERS[key] = calibrated(clf, profile)
     return clf
 
 

@@ -125,6 +125,12 @@ def load(root: str | os.PathLike[str], name: str) -> TilesetProfile:
     return _from_header(head, arrays, source=str(js))
 
 
+def load_file(path: str | os.PathLike[str]) -> TilesetProfile:
+    """Read the profile whose JSON file is ``path`` (its ``.npz`` lies beside it)."""
+    p = Path(path)
+    return load(p.parent, p.stem)
+
+
 def _header(profile: TilesetProfile) -> dict:
     return {
         "format": FORMAT, "version": FORMAT_VERSION, "name": profile.name,

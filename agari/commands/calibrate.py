@@ -32,7 +32,10 @@ def register(app: typer.Typer) -> None:
 
 
 def with_tileset(classifier, tileset: str | None):
-    """``classifier`` reading with the saved profile ``tileset`` (unchanged for None).
+    """``classifier`` reading with the saved profile ``tileset``; unchanged for None.
+
+    ``classifier`` None stands for the shipped model (loaded here only when a
+    tile set is given; otherwise None is returned, for the caller's default).
 
     Raises:
         InvalidInput: no such profile; ModelError: made with another model.
@@ -41,9 +44,28 @@ def with_tileset(classifier, tileset: str | None):
         return classifier
     from agari.models.calibration_apply import calibrated
     from agari.models.calibration_store import load
+    from agari.models.classifier import TileClassifier
     from agari.paths import tileset_dir
 
-    return calibrated(classifier, load(tileset_dir(), tileset))
+    profile = load(tileset_dir(), tileset)
+    return calibrated(classifier if classifier is not None else TileClassifier.load(), profile)
+
+
+def tileset_file(tileset: str | None) -> Path | None:
+    """The saved profile's JSON file (for jobs whose workers load it), None for None.
+
+    Raises:
+        InvalidInput: no such profile.
+    """
+    if tileset is None:
+        return None
+    from agari.models.calibration_store import exists, load, profile_paths
+    from agari.paths import tileset_dir
+
+    root = tileset_dir()
+    if not exists(root, tileset):
+        load(root, tileset)  # raises the error that lists the saved profiles
+    return profile_paths(root, tileset)[0]
 
 
 def calibrate(

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from agari.commands.calibrate import TilesetOption, with_tileset
 from agari.output import EXIT_ERROR, emit_json, reported_errors
 
 
@@ -34,12 +35,13 @@ def detect(
     locate_only: Annotated[bool, typer.Option(
         "--locate-only", help="Skip the classifier: report where tiles are, unnamed.")] = False,
     top: Annotated[int, typer.Option(help="Alternatives to list per tile.")] = 3,
+    tileset: TilesetOption = None,
 ) -> None:
     """Find the tiles in each photo and name them."""
     with reported_errors(json_mode=json_):
         from agari.models.classifier import TileClassifier
 
-        clf = None if locate_only else TileClassifier.load(model)
+        clf = None if locate_only else with_tileset(TileClassifier.load(model), tileset)
         failed = 0
         for path in images:
             failed += _one(path, clf, json_=json_, annotate=_annotate_path(annotate, path, images),

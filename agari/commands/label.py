@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from agari.commands.calibrate import TilesetOption, tileset_file
 from agari.output import EXIT_INTERRUPTED, console, emit_json, reported_errors
 
 FORMATS_HELP = "yolo, yolo-obb, coco, labelstudio or csv; repeat for several (default coco)."
@@ -55,6 +56,7 @@ def label(
         help="Put the images in OUT/images as 'link' (hard, else symbolic), 'copy' or "
              "'none'.")] = "link",
     json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    tileset: TilesetOption = None,
 ) -> None:
     """Label tile photos in bulk (YOLO, YOLO-OBB, COCO, Label Studio, CSV)."""
     with reported_errors(json_mode=json_):
@@ -65,7 +67,7 @@ def label(
             min_confidence=min_confidence,
             workers=usable_cpus() if workers is None else workers, cluster=cluster,
             resume=resume, model=model, top_k=top, review=review,
-            review_count=review_count, images=images)
+            review_count=review_count, images=images, tileset=tileset_file(tileset))
         with _sigterm_as_interrupt(), _progress(show_bar=not json_) as on_event:
             summary = run_label(options, on_event=on_event)
         if json_:

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from agari.commands import score as score_command
+from agari.commands.calibrate import TilesetOption, with_tileset
 from agari.output import EXIT_ERROR, emit_json, reported_errors
 
 SITUATION_OPTIONS = (
@@ -48,6 +49,7 @@ def photo(**options: Any) -> None:
 
         image_path, annotate = options.pop("image"), options.pop("annotate")
         flip, lang = options.pop("flip"), options.pop("lang")
+        classifier = with_tileset(None, options.pop("tileset"))
         if lang not in ("en", "ja", "zh"):
             from agari.engine.errors import InvalidInput
 
@@ -55,7 +57,7 @@ def photo(**options: Any) -> None:
         request = {name.rstrip("_"): value for name, value in options.items()}
         situation = situation_of({k: v for k, v in request.items() if v is not None})
         image = load_image(image_path)
-        result = read_photo(image, situation, name=image_path, flip=flip)
+        result = read_photo(image, situation, name=image_path, flip=flip, classifier=classifier)
         if annotate is not None:
             from agari.pipeline import write_image
 
@@ -171,6 +173,7 @@ def _own_parameters() -> list[inspect.Parameter]:
                                       show_default=False)]),
         inspect.Parameter("json_", keyword, default=False, annotation=Annotated[
             bool, typer.Option("--json", help="Print the result as JSON.")]),
+        inspect.Parameter("tileset", keyword, default=None, annotation=TilesetOption),
     ]
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from agari.commands import score as score_command
+from agari.commands.calibrate import TilesetOption
 from agari.output import EXIT_ERROR, EXIT_INTERRUPTED, emit_json, reported_errors
 
 SITUATION_OPTIONS = (
@@ -75,7 +76,8 @@ def _run(own: dict[str, Any], options: dict[str, Any], json_mode: bool) -> Any:
         from agari.engine.errors import InvalidInput
 
         raise InvalidInput(f"--max-frames must be ≥ 1, got {own['max_frames']}")
-    locate, classify = live.default_stages(own["model"])
+    tileset = {"tileset": own["tileset"]} if own["tileset"] else {}
+    locate, classify = live.default_stages(own["model"], **tileset)
     view = None
     if not own["no_window"]:
         from agari.webcam_window import Window
@@ -105,7 +107,7 @@ def _show(event: dict[str, Any]) -> None:
 
 
 _OWN = ("source", "no_window", "record", "model", "retries", "stall_timeout", "max_frames",
-        "json_")
+        "json_", "tileset")
 
 
 def _own_parameters() -> list[inspect.Parameter]:
@@ -128,6 +130,7 @@ def _own_parameters() -> list[inspect.Parameter]:
             help="Seconds without a frame before a live source counts as stalled."),
         opt("max_frames", None, int | None, "--max-frames", help="Stop after this many frames."),
         opt("json_", False, bool, "--json", help="With a window, also print the JSON lines."),
+        inspect.Parameter("tileset", keyword, default=None, annotation=TilesetOption),
     ]
 
 

@@ -183,3 +183,35 @@ def test_bad_inputs(home, model, tmp_path, truth_locator, layouts):
 
     with pytest.raises(InvalidInput, match="no tile-set profile 'other'.*saved: club"):
         with_tileset(object(), "other")
+
+
+def test_tileset_option_on_the_reading_commands(home, model, layouts, truth_locator, tmp_path):
+    truth_locator("layout1")
+    assert calibrate(str(layouts["layout1"][0]), "--name", "club", "--model",
+                     str(model)).exit_code == 0
+    photo = str(layouts["layout2"][0])
+    plain, tuned = (runner.invoke(app, ["detect", photo, "--model", str(model), "--json", *more])
+                    for more in ([], ["--tileset", "club"]))
+    assert plain.exit_code == 0 and tuned.exit_code == 0, tuned.output
+    tiles = [json.loads(r.stdout)["tiles"] for r in (plain, tuned)]
+    assert tiles[0] and tiles[0] != tiles[1]  # the profile changed the reading
+    for args in (["detect", photo, "--model", str(model)], ["photo", photo],
+                 ["label", photo, "--out", str(tmp_path / "job"), "--workers", "0"]):
+        result = runner.invoke(app, [*args, "--tileset", "nope", "--json"])
+        assert result.exit_code == 1, (args, result.output)
+        assert json.loads(result.stdout.splitlines()[-1])["error"]["code"] == "no_tileset"
+        assert "saved: club" in result.stderr
+
+
+def test_webcam_stages_read_with_the_tileset(home, model, layouts, truth_locator):
+    from agari.engine.errors import InvalidInput
+
+    import agari.webcam as live
+
+    truth_locator("layout1")
+    assert calibrate(str(layouts["layout1"][0]), "--name", "club", "--model",
+                     str(model)).exit_code == 0
+    _, classify = live.default_stages(str(model), tileset="club")
+    assert classify.func.__self__.profile.name == "club"
+    with pytest.raises(InvalidInput, match="no tile-set profile 'nope'"):
+        live.default_stages(str(model), tileset="nope")

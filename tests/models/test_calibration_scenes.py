@@ -1,24 +1,28 @@
 """Synthetic tile sets the classifier never trained on, and photos of them (renderer-based).
 
 Shared by the calibration tests and ``bench/calibrate_eval.py``. A *family* is
-a way of making tile sets look unlike anything in the classifier's training
-data (`agari.models.synth`: the pymdownx-mahjong ``light`` faces, recoloured
-within `agari.models.art.random_palette`, on ivory faces, affine jitter only):
+a way of making tile sets look unlike the classifier's training data — its own
+crop synthesiser (`agari.models.synth`: the pymdownx-mahjong ``light`` faces
+recoloured within `agari.models.art.random_palette`, ivory faces, affine
+jitter only) and the renderer's scenes it also trains on
+(`agari.datasets.tileface.sample_style`: both art variants, ink and face
+colours within its own ranges):
 
-- ``hollow``: every stroke wider than a few pixels is drawn as its outline
-  (outlined circles, sticks and characters), a face geometry never trained on;
+- ``hollow``: every stroke wider than a few pixels drawn as its outline
+  (outlined circles, sticks and characters): a face geometry never trained on;
 - ``elastic``: each face's art bent by a smooth random displacement field
-  (up to ~4 % of the face width), fixed per set — the same designs drawn by
-  another hand, never trained on (training only shifts, scales and shears);
-- ``offpalette``: inks and faces outside the training palettes: brown
-  numerals, purple bamboo and 發, violet circles, a mint or pale-blue face
-  (red kept red, so that red fives stay red);
-- ``dark``: pymdownx-mahjong's ``dark`` faces (light ink) on black, navy or
-  green faces (training only ever used the ``light`` faces on ivory).
+  (up to 4 % of the face width), fixed per set — the same designs drawn by
+  another hand; training only shifts, scales and shears the art;
+- ``offpalette``: brown numerals, violet circles and blue ink, purple bamboo
+  and 發, on a mint or pale-blue face — outside every training palette (red
+  kept red, so that red fives stay red);
+- ``dark``: the ``dark`` (light-ink) faces on black, navy or green faces.
+  *Rarely seen*, not unseen: the renderer draws about one scene in nine with
+  them, and the classifier trains on rendered scenes.
 
 Every other property of a set (body, back colour, art scale, stroke weight,
 engraving, mirrored bird, framed 白…) comes from the renderer's own
-`agari.datasets.tileface.sample_style`.
+`sample_style`; ``plain`` is that alone (seen in training).
 """
 
 from __future__ import annotations
@@ -43,8 +47,10 @@ from agari.datasets.tileface import SetStyle, sample_style
 from agari.engine.tiles import BACK
 from agari.models.calibration_layout import ReferenceLayout
 
-FAMILIES = ("hollow", "elastic", "offpalette", "dark")
-"""Unseen set families (see the module doc); ``plain`` is the renderer's own random set."""
+UNSEEN = ("hollow", "elastic", "offpalette")
+"""Set families the classifier never trained on (see the module doc)."""
+FAMILIES = (*UNSEEN, "dark")
+"""Every family besides ``plain`` (the renderer's own random set)."""
 LAYOUT = ReferenceLayout()
 """The default reference layout (all three red fives)."""
 
