@@ -95,9 +95,16 @@ class WinContext(_Situation):
     __slots__ = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> WinContext:
-        self = super().__new__(cls, *args, **kwargs)
+        return cls._make(super().__new__(cls, *args, **kwargs))
+
+    @classmethod
+    def _make(cls, iterable: Any) -> WinContext:
+        """A checked context from every field's value in order (no keyword binding)."""
+        self = tuple.__new__(cls, iterable)
+        if len(self) != _N_FIELDS:
+            raise TypeError(f"expected {_N_FIELDS} values, got {len(self)}")
         if type(self.dora) is not tuple or type(self.ura) is not tuple:
-            self = super().__new__(cls, *self[:15], tuple(self.dora), tuple(self.ura), *self[17:])
+            self = tuple.__new__(cls, (*self[:15], tuple(self.dora), tuple(self.ura), *self[17:]))
         _check_values(self)
         _check_flags(self)
         return self
@@ -115,6 +122,9 @@ class WinContext(_Situation):
     def in_riichi(self) -> bool:
         """Riichi or double riichi was declared."""
         return self.riichi or self.double_riichi
+
+
+_N_FIELDS = len(_Situation._fields)
 
 
 def _check_values(ctx: WinContext) -> None:

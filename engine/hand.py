@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agari.engine.errors import InvalidHand, InvalidTile
-from agari.engine.tiles import KINDS, Tile, format_tiles, parse_group, parse_tiles
+from agari.engine.tiles import KINDS, Tile, format_tiles, parse_tiles, read_group
 
 MELD_KINDS = ("chi", "pon", "minkan", "ankan", "shouminkan")
 """チー, ポン, 大明槓, 暗槓, 加槓."""
@@ -142,23 +142,18 @@ class Hand:
                     reds[t.kind // 9] += 1
         except AttributeError:
             raise InvalidHand("concealed tiles must be Tile values") from None
-        setattr_(self, "counts", tuple(counts))
-        closed = True
-        for m in self.melds:
-            if type(m) is not Meld:
-                raise InvalidHand("melds must be Meld values")
-            if m.kind != "ankan":
-                closed = False
-            for t in m.tiles:
-                counts[t.kind] += 1
-                if t.red:
-                    reds[t.kind // 9] += 1
-        setattr_(self, "held", tuple(counts))
-        setattr_(self, "reds", tuple(reds))
-        setattr_(self, "closed", closed)
-        setattr_(self, "_text", [])
-        _check_copies(self)
-        _check_size(self)
+        _finish(self, tuple(counts), reds)
+
+    @classmethod
+    def _counted(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...],
+                 counts: tuple[int, ...], reds: list[int], text: str) -> Hand:
+        """The hand the notation parser has already counted (concealed counts at most 4 each)
+        and written out canonically: the same value and checks as ``Hand(concealed, melds)``."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "melds", melds)
+        _finish(self, counts, reds, text)
+        return self
 
     @property
     def size(self) -> int:
@@ -178,6 +173,41 @@ class Hand:
                 " ".join([format_tiles(self.concealed), *(m.text for m in self.melds)])
             )
         return self._text[0]
+
+
+def _finish(hand: Hand, counts: tuple[int, ...], reds: list[int], text: str | None = None) -> None:
+    """Set the derived fields from the concealed counts and red fives, add the melds, check.
+
+    With ``text`` (the parser's canonical notation) the concealed counts are known to be
+    at most 4 each, so only the kinds the melds add to are checked for a fifth copy.
+    """
+    setattr_ = object.__setattr__
+    setattr_(hand, "counts", counts)
+    closed = True
+    fifth = text is None and max(counts) > 4
+    if hand.melds:
+        counts = list(counts)
+        for m in hand.melds:
+            if type(m) is not Meld:
+                raise InvalidHand("melds must be Meld values")
+            if m.kind != "ankan":
+                closed = False
+            for t in m.tiles:
+                kind = t.kind
+                counts[kind] += 1
+                if counts[kind] > 4:
+                    fifth = True
+                if t.red:
+                    reds[kind // 9] += 1
+        counts = tuple(counts)
+    setattr_(hand, "held", counts)
+    setattr_(hand, "reds", tuple(reds))
+    setattr_(hand, "closed", closed)
+    setattr_(hand, "_text", [] if text is None else [text])
+    if fifth:
+        _check_copies(hand)
+    if len(hand.melds) > MAX_MELDS or len(hand.concealed) + 3 * len(hand.melds) not in (13, 14):
+        _check_size(hand)
 
 
 def _check_size(hand: Hand) -> None:
@@ -229,16 +259,18 @@ def parse_hand(text: str, *, players: int = 4) -> Hand:
     if groups[0][0] == "[":
         raise InvalidHand(f"the first group must be the concealed tiles, got {groups[0]!r}")
     try:
-        concealed, canonical = parse_group(groups[0])
+        concealed, canonical, counts, reds = read_group(groups[0])
     except InvalidTile as exc:
         raise InvalidTile(f"concealed tiles {groups[0]!r}: {exc}") from None
-    if len(groups) == 1:
-        hand = Hand(tuple(concealed))
-    else:
+    melds = ()
+    if len(groups) > 1:
         melds = tuple([_parse_meld(g) for g in groups[1:]])
-        hand = Hand(tuple(concealed), melds)
         canonical = " ".join([canonical, *(m.text for m in melds)])
-    hand._text.append(canonical)  # what str() would work out again
+    if counts is None:
+        hand = Hand(tuple(concealed), melds)
+        hand._text.append(canonical)  # what str() would work out again
+    else:
+        hand = Hand._counted(tuple(concealed), melds, counts, reds, canonical)
     if players != 4:
         check_players(hand, players)
     return hand

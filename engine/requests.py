@@ -57,11 +57,11 @@ def parse_request(
         InvalidInput: a missing hand, an unknown field, a value of the wrong type.
         InvalidTile, InvalidHand: tiles or a hand that cannot exist.
     """
-    text, kwargs, rules_spec = _fields(request)
+    text, values, rules_spec = _fields(request)
     if text is None:
         raise InvalidInput("missing field 'hand'")
-    hand = parse_hand(_string(text, "hand"), players=kwargs["players"])
-    return hand, WinContext(**kwargs), _rules(rules_spec, rules_cache)
+    hand = parse_hand(_string(text, "hand"), players=values[_PLAYERS])
+    return hand, WinContext._make(values), _rules(rules_spec, rules_cache)
 
 
 def parse_situation(
@@ -72,60 +72,66 @@ def parse_situation(
     Raises:
         InvalidInput: a ``hand`` field, an unknown field, a value of the wrong type.
     """
-    text, kwargs, rules_spec = _fields(request)
+    text, values, rules_spec = _fields(request)
     if text is not None:
         raise InvalidInput("this request takes no 'hand' field")
-    return WinContext(**kwargs), _rules(rules_spec, rules_cache)
+    return WinContext._make(values), _rules(rules_spec, rules_cache)
 
 
-def _fields(request: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
-    """(hand text or None, `WinContext` keyword arguments, rules spec) of a request."""
+def _fields(request: Mapping[str, Any]) -> tuple[Any, list[Any], Any]:
+    """(hand text or None, every `WinContext` field's value in order, rules spec) of a request."""
     if type(request) is not dict and not isinstance(request, Mapping):
         raise InvalidInput(f"a request must be a JSON object, got {type(request).__name__}")
     players = request.get("players", 4)
     if type(players) is not int or players not in (3, 4):
         raise InvalidInput(f"players must be 3 or 4, got {players!r}")
-    kwargs: dict[str, Any] = {"players": players}
+    values = _DEFAULTS.copy()
+    values[_PLAYERS] = players
     text = None
     rules_spec = None
     for name, value in request.items():
-        kind = _KIND.get(name)
+        kind, slot = _FIELD.get(name, _OTHER)
         if kind is _FLAG:
             if type(value) is not bool:
                 raise InvalidInput(f"{name} must be true or false, got {value!r}")
-            kwargs[name] = value
+            values[slot] = value
         elif kind is _COUNT:
             if type(value) is not int or not 0 <= value <= MAX_COUNT:
                 raise InvalidInput(f"{name} must be a whole number 0..{MAX_COUNT}, got {value!r}")
-            kwargs[name] = value
+            values[slot] = value
         elif kind is _WIND:
-            kwargs[_WIND_FIELD[name]] = parse_wind(value, name)
+            values[slot] = parse_wind(value, name)
         elif name == "hand":
             text = value
-        elif name == "win":
+        elif kind is _WIN:
             if value is not None:
                 tile = _TILE_NAMES.get(value) if type(value) is str else None
-                kwargs["win"] = tile or parse_tile(_string(value, "win"), "win")
+                values[slot] = tile or parse_tile(_string(value, "win"), "win")
         elif kind is _INDICATORS:
             if value is not None:
-                kwargs[name] = _indicators(value, name)
+                values[slot] = _indicators(value, name)
         elif name == "rules":
             rules_spec = value
         elif name != "players":
             raise InvalidInput(f"unknown field {name!r}; expected some of {sorted(FIELDS)}")
-    return text, kwargs, rules_spec
+    return text, values, rules_spec
 
 
-_FLAG, _COUNT, _WIND, _INDICATORS = object(), object(), object(), object()
-_KIND = {
-    **{name: _FLAG for name in FLAGS},
-    **{name: _COUNT for name in COUNTS},
-    "seat": _WIND,
-    "round": _WIND,
-    "dora": _INDICATORS,
-    "ura": _INDICATORS,
+_FLAG, _COUNT, _WIND, _WIN, _INDICATORS = object(), object(), object(), object(), object()
+_SLOT = {name: i for i, name in enumerate(WinContext._fields)}
+_FIELD = {
+    **{name: (_FLAG, _SLOT[name]) for name in FLAGS},
+    **{name: (_COUNT, _SLOT[name]) for name in COUNTS},
+    "seat": (_WIND, _SLOT["seat_wind"]),
+    "round": (_WIND, _SLOT["round_wind"]),
+    "win": (_WIN, _SLOT["win"]),
+    "dora": (_INDICATORS, _SLOT["dora"]),
+    "ura": (_INDICATORS, _SLOT["ura"]),
 }
-_WIND_FIELD = {"seat": "seat_wind", "round": "round_wind"}
+"""Request field → (what it holds, its position among the `WinContext` fields)."""
+_OTHER = (None, -1)
+_PLAYERS = _SLOT["players"]
+_DEFAULTS = list(WinContext())
 _TILE_NAMES = {name: Tile.parse(name) for name in (*KINDS, "0m", "0p", "0s")}
 """MPSZ names of every tile → the tile: the usual spelling of ``win``, without a call."""
 

@@ -168,7 +168,7 @@ def _add(found: list, facts: HandFacts, shape: ShapeFacts, common, fu, items, gr
     """Append the reading to ``found`` when it has a yaku."""
     hits = common + _hits(_shape_rows(shape.gates), facts, shape) if shape.gates else common
     han = yakuman = 0
-    for order, h, y in hits:
+    for _, h, y in hits:
         if y.yakuman:
             yakuman = _yakuman_count(hits, facts.rules)
             break

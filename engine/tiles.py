@@ -186,10 +186,11 @@ _BY_NAME: dict[str, Tile] = {f"{d}{s}": t for (d, s), t in _INTERNED.items()} | 
 
 
 _RUN = re.compile(r"[0-9]+[mpsz]")
-_RUNS: dict[str, tuple[tuple[Tile, ...], str, int]] = {}
-"""Parsed ``digits+suit`` runs → (tiles, canonical text, suit rank): hands repeat runs like
-``123m`` all the time."""
+_RUNS: dict[str, tuple] = {}
+"""Parsed ``digits+suit`` runs → (tiles, canonical text, suit, counts within the suit,
+red fives, no count above 4): hands repeat runs like ``123m`` all the time."""
 _RUN_CACHE_SIZE = 1 << 16
+_NO_SUIT = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -198,18 +199,29 @@ def parse_tiles(text: str) -> list[Tile]:
     Raises:
         InvalidTile: on any character that is not part of a ``digits+suit`` run.
     """
-    return parse_group(text)[0]
+    return read_group(text)[0]
 
 
 def parse_group(text: str) -> tuple[list[Tile], str]:
     """Tiles of compact MPSZ in written order, and their canonical text (`format_tiles`).
 
-    The canonical text comes almost free when the runs are written suit by suit
-    in order, as hands usually are.
-
     >>> tiles, canonical = parse_group("321m11z")
     >>> len(tiles), canonical
     (5, '123m11z')
+
+    Raises:
+        InvalidTile: on any character that is not part of a ``digits+suit`` run.
+    """
+    return read_group(text)[:2]
+
+
+def read_group(text: str) -> tuple[list[Tile], str, tuple[int, ...] | None, list[int] | None]:
+    """`parse_group`, plus the 34 kind counts and the red fives per suit (m, p, s).
+
+    When the runs come suit by suit in order, as hands are usually written, the
+    canonical text and the counts are put together from the runs read before;
+    otherwise, or when a run holds five of a tile, the counts are ``None``
+    (count the tiles).
 
     Raises:
         InvalidTile: on any character that is not part of a ``digits+suit`` run.
@@ -219,24 +231,36 @@ def parse_group(text: str) -> tuple[list[Tile], str]:
         return _parse_slowly(text)
     tiles: list[Tile] = []
     texts = []
+    suits = list(_NO_SUIT)
+    reds = [0, 0, 0, 0]
     rank = -1
     for key in found:
         run = _RUNS.get(key) or _read_run(key, text)
         tiles.extend(run[0])
         texts.append(run[1])
-        rank = run[2] if run[2] > rank else 9  # 9: a suit twice or out of order
-    return tiles, "".join(texts) if rank < 9 else format_tiles(tiles)
+        suit = run[2]
+        rank = suit if suit > rank and run[5] else 9  # 9: a suit twice, out of order, a fifth
+        suits[suit] = run[3]
+        reds[suit] = run[4]
+    if rank == 9:
+        return tiles, format_tiles(tiles), None, None
+    return tiles, "".join(texts), suits[0] + suits[1] + suits[2] + suits[3], reds[:3]
 
 
-def _read_run(key: str, text: str) -> tuple[tuple[Tile, ...], str, int]:
+def _read_run(key: str, text: str) -> tuple:
     tiles = tuple(_from_digit(int(d), key[-1], text) for d in key[:-1])
-    run = (tiles, format_tiles(tiles), SUITS.index(key[-1]))
+    suit = SUITS.index(key[-1])
+    counts = [0] * len(_NO_SUIT[suit])
+    for t in tiles:
+        counts[t.kind - 9 * suit] += 1
+    run = (tiles, format_tiles(tiles), suit, tuple(counts), sum(t.red for t in tiles),
+           max(counts) <= 4)
     if len(_RUNS) < _RUN_CACHE_SIZE:
         _RUNS[key] = run
     return run
 
 
-def _parse_slowly(text: str) -> tuple[list[Tile], str]:
+def _parse_slowly(text: str) -> tuple[list[Tile], str, None, None]:
     """`parse_group` of text with spaces, or with something that is not a tile (the error)."""
     compact = text.replace(" ", "")
     pos = 0
@@ -250,7 +274,7 @@ def _parse_slowly(text: str) -> tuple[list[Tile], str]:
         raise InvalidTile(
             f"cannot read {compact[pos:]!r} in {text!r} (a suit letter m/p/s/z must end each run)"
         )
-    return tiles, format_tiles(tiles)
+    return tiles, format_tiles(tiles), None, None
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

@@ -261,7 +261,7 @@ def _ryanpeikou(h: HandFacts, s: ShapeFacts) -> bool:
 def _sanshoku(h: HandFacts, s: ShapeFacts) -> bool:
     """三色同順: the same sequence in all three suits."""
     seqs = s.seq_set
-    for n in seqs:
+    for n in seqs:  # noqa: SIM110 - a plain loop: any() would build a generator per reading
         if n < 9 and n + 9 in seqs and n + 18 in seqs:
             return True
     return False
@@ -300,7 +300,7 @@ def _sanankou(h: HandFacts, s: ShapeFacts) -> bool:
 def _sanshoku_doukou(h: HandFacts, s: ShapeFacts) -> bool:
     """三色同刻: the same triplet in all three suits."""
     trips = s.trips
-    for n in trips:
+    for n in trips:  # noqa: SIM110 - a plain loop: any() would build a generator per reading
         if n < 9 and n + 9 in trips and n + 18 in trips:
             return True
     return False

@@ -2,6 +2,7 @@
 
 import pytest
 from agari.engine import Hand, InvalidHand, InvalidTile, Meld, Tile, parse_hand, parse_tiles
+from agari.engine.tiles import format_tiles
 
 
 def test_parse_concealed_and_melds():
@@ -76,3 +77,61 @@ def test_hand_built_directly_is_validated():
         Hand(("1m",) * 14)
     assert Hand(tuple(parse_tiles("123m456p789s1122z"))).counts[27] == 2
     assert Tile.parse("0m") in parse_hand("406m456p789s1122z").concealed
+
+
+def _random_notation(rng) -> str:
+    """Hand-like text of 13 or 14 tiles: runs in or out of suit order, melds, some fifth copies."""
+    melds = [rng.choice(["123m", "555p", "[1111z]", "2222s", "789s", "0555m", "345s"])
+             for _ in range(rng.randint(0, 2))]
+    tiles = [rng.choice("01234567899") + rng.choice("mps") if rng.random() < 0.8
+             else rng.choice("1234567") + "z" for _ in range(rng.choice((13, 14)) - 3 * len(melds))]
+    runs, i = [], 0
+    while i < len(tiles):
+        size = rng.randint(1, 5)
+        run = tiles[i : i + size]
+        runs.extend(sorted(run, key=lambda t: t[1]) if rng.random() < 0.7 else run)
+        i += size
+    if rng.random() < 0.5:
+        runs.sort(key=lambda t: "mpsz".index(t[1]))
+    text = "".join(t[0] + t[1] if k + 1 == len(runs) or runs[k + 1][1] != t[1] else t[0]
+                   for k, t in enumerate(runs))
+    return " ".join([text, *melds])
+
+
+def _meld(text: str) -> Meld:
+    tiles = tuple(parse_tiles(text.strip("[]")))
+    if text.startswith("["):
+        return Meld("ankan", tiles)
+    if len(tiles) == 4:
+        return Meld("minkan", tiles)
+    return Meld("pon" if len({t.kind for t in tiles}) == 1 else "chi", tiles)
+
+
+def test_parsed_hands_equal_hands_built_from_tiles():
+    """The parser counts tiles run by run; the result is the value `Hand` makes from tiles."""
+    import random
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(4000):
+        text = _random_notation(rng)
+        try:
+            parsed = parse_hand(text)
+        except InvalidHand as err:
+            parsed = err
+        groups = text.split()
+        try:
+            built = Hand(tuple(parse_tiles(groups[0])), tuple(_meld(g) for g in groups[1:]))
+        except InvalidHand as err:
+            built = err
+        if isinstance(parsed, InvalidHand) or isinstance(built, InvalidHand):
+            assert str(parsed) == str(built), text
+            continue
+        checked += 1
+        assert parsed == built
+        for name in ("counts", "held", "reds", "closed"):
+            assert getattr(parsed, name) == getattr(built, name), (text, name)
+        assert str(parsed) == " ".join(
+            [format_tiles(built.concealed), *(m.text for m in built.melds)]
+        )
+    assert checked > 500
