@@ -15,12 +15,15 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
-from typing import Any, TextIO
 
 from agari.engine.errors import AgariError, InvalidInput
 from agari.engine.requests import parse_request
 from agari.engine.rules import Rules
 from agari.engine.scoring import score
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 _decode = json.JSONDecoder().decode
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode

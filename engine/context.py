@@ -10,10 +10,14 @@ True
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import Tile
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 """Seat and round winds, East first; East is the dealer's seat."""
@@ -44,28 +48,14 @@ def parse_wind(value: str | int, what: str = "wind") -> int:
     raise InvalidInput(f"{what} must be one of E, S, W, N, got {value!r}")
 
 
-class _Situation(NamedTuple):
-    win: Tile | None = None
-    tsumo: bool = False
-    riichi: bool = False
-    double_riichi: bool = False
-    ippatsu: bool = False
-    rinshan: bool = False
-    chankan: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    tenhou: bool = False
-    chiihou: bool = False
-    renhou: bool = False
-    nagashi: bool = False
-    seat_wind: int = 1
-    round_wind: int = 0
-    dora: tuple[Tile, ...] = ()
-    ura: tuple[Tile, ...] = ()
-    honba: int = 0
-    sticks: int = 0
-    nuki: int = 0
-    players: int = 4
+_Situation = namedtuple(
+    "_Situation",
+    "win tsumo riichi double_riichi ippatsu rinshan chankan haitei houtei tenhou chiihou renhou "
+    "nagashi seat_wind round_wind dora ura honba sticks nuki players",
+    defaults=(None, *[False] * 12, 1, 0, (), (), 0, 0, 0, 4),
+)
+"""The fields of `WinContext` and their defaults (`collections.namedtuple`: `typing.NamedTuple`
+costs start-up time)."""
 
 
 class WinContext(_Situation):

@@ -17,7 +17,7 @@ winner 6×); a tsumo takes 1× from each non-dealer and 2× from the dealer
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from agari.engine.errors import InvalidInput
 from agari.engine.rules import Rules
@@ -42,32 +42,34 @@ def ceil100(x: int) -> int:
     return -(-x // 100) * 100
 
 
-class Payment(NamedTuple):
+_PAYMENT_FIELDS = (
+    "han fu yakuman limit base points ron dealer non_dealer honba sticks total tsumo dealer_win "
+    "players"
+)
+
+
+class Payment(namedtuple("Payment", _PAYMENT_FIELDS)):
     """What a win is worth and who pays it (an immutable value).
+
+    Attributes:
+        han (int), fu (int), yakuman (int): what was paid for.
+        limit (str): one of `LIMIT_NAMES`. base (int): base points after the limit.
+        points (int): the hand's value without honba and sticks.
+        ron (int), dealer (int), non_dealer (int): each payer's amount, honba included.
+        honba (int), sticks (int): counters and riichi sticks on the table.
+        total (int): everything the winner receives.
+        tsumo (bool), dealer_win (bool), players (int): how and where it was won.
 
     Amounts are per payer and include honba; ``points`` excludes honba and
     sticks (the figure tenhou shows). On a ron only ``ron`` is non-zero; on a
     non-dealer tsumo ``dealer`` and ``non_dealer``; on a dealer tsumo only
     ``non_dealer`` (everyone pays the same). A named tuple rather than a
     frozen dataclass because one is made for every scored hand and it is
-    several times cheaper to build.
+    several times cheaper to build (`collections.namedtuple`: `typing.NamedTuple`
+    costs start-up time).
     """
 
-    han: int
-    fu: int
-    yakuman: int
-    limit: str
-    base: int
-    points: int
-    ron: int
-    dealer: int
-    non_dealer: int
-    honba: int
-    sticks: int
-    total: int
-    tsumo: bool
-    dealer_win: bool
-    players: int
+    __slots__ = ()
 
     @property
     def payments(self) -> dict[str, int]:

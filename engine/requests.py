@@ -12,13 +12,16 @@ field and builds the `Hand`, `WinContext` and `Rules` to score.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from agari.engine.context import WinContext, parse_wind
 from agari.engine.errors import InvalidInput, InvalidTile
 from agari.engine.hand import Hand, parse_hand
 from agari.engine.rules import Rules
 from agari.engine.tiles import KINDS, Tile, parse_tiles
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 FLAGS = (
     "tsumo",

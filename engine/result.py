@@ -3,33 +3,57 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from agari.engine.fu import describe
-from agari.engine.hand import Hand
-from agari.engine.points import Payment
-from agari.engine.tiles import TILES, Tile, format_tiles
+from agari.engine.tiles import TILES, format_tiles
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from agari.engine.hand import Hand
+    from agari.engine.tiles import Tile
 
 
-class YakuHit(NamedTuple):
+class YakuHit(namedtuple("YakuHit", "name han name_ja name_zh yakuman", defaults=(0,))):
     """One counted yaku (or dora row) with its han; ``yakuman`` is its multiplier (0 if not).
 
+    Attributes:
+        name (str): the romaji id (``riichi``, ``dora``…).
+        han (int): han it adds (13 per yakuman for a yakuman).
+        name_ja (str), name_zh (str): Japanese and Chinese names.
+        yakuman (int): the yakuman multiplier, 0 for other rows.
+
     A named tuple rather than a dataclass: results hold several and they are
-    made for every scored hand.
+    made for every scored hand (`collections.namedtuple`: `typing.NamedTuple`
+    costs start-up time).
     """
 
-    name: str
-    han: int
-    name_ja: str
-    name_zh: str
-    yakuman: int = 0
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "han": self.han, "name_ja": self.name_ja}
 
 
-class ScoreResult(NamedTuple):
+_RESULT_FIELDS = "hand win tsumo han fu yakuman yaku wait payment rules fu_raw groups"
+
+
+class ScoreResult(namedtuple("ScoreResult", _RESULT_FIELDS)):
     """A scored winning hand: yaku, fu items, limit, points and payments (an immutable value).
+
+    Attributes:
+        hand (Hand): the complete hand. win (Tile): its winning tile.
+        tsumo (bool): won by self-draw.
+        han (int), fu (int), yakuman (int): see below.
+        yaku (tuple[YakuHit, ...]): every counted row, dora rows last.
+        wait (str): ryanmen, kanchan, penchan, tanki, shanpon (or kokushi) for the
+            chosen reading.
+        payment (Payment): points and who pays what.
+        rules (str): the rule set's name.
+        fu_raw (tuple): raw fu items (reason, fu, kind, copies); see `fu_items`.
+        groups: the chosen reading: (pair, seqs, trips), seven pair kinds, or None
+            for thirteen orphans.
 
     ``han`` is 13 per yakuman for yakuman hands (``yakuman`` gives the multiplier);
     ``fu`` is still the hand's fu then (0 for thirteen orphans). The text forms
@@ -39,21 +63,7 @@ class ScoreResult(NamedTuple):
     hand and it is several times cheaper to build.
     """
 
-    hand: Hand
-    win: Tile
-    tsumo: bool
-    han: int
-    fu: int
-    yakuman: int
-    yaku: tuple[YakuHit, ...]
-    wait: str
-    """ryanmen, kanchan, penchan, tanki, shanpon (or kokushi) for the chosen reading."""
-    payment: Payment
-    rules: str
-    fu_raw: tuple
-    """Raw fu items (reason, fu, kind, copies); see `fu_items`."""
-    groups: Any
-    """The chosen reading: (pair, seqs, trips), seven pair kinds, or None for thirteen orphans."""
+    __slots__ = ()
 
     @property
     def fu_items(self) -> tuple[tuple[str, int], ...]:

@@ -20,9 +20,12 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from agari.engine.errors import InvalidInput
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 PRESETS: tuple[str, ...] = ("tenhou", "mahjongsoul", "wrc", "ema", "mleague")
 """Names accepted by `Rules.preset` and ``--rules``."""
