@@ -14,12 +14,14 @@ Datasets (any combination):
 
 ``--classify [MODEL]`` runs the classifier after the locator and drops what it
 calls ``none`` (the veto `agari detect` applies). ``--fit-weights`` prints a
-fresh fit of `agari.vision.scoring.ScoreWeights` on the tray's fit half.
+fresh fit of `agari.vision.scoring.ScoreWeights` on the tray's fit half and on
+``--synth`` rendered scenes from seed 20000 (never the evaluation seeds).
 
 Examples::
 
     python bench/locate_eval.py --step 3
     python bench/locate_eval.py --tray none --synth 200 --size 1920x1080
+    python bench/locate_eval.py --fit-weights --step 3 --synth 40
 """
 
 from __future__ import annotations
@@ -232,28 +234,56 @@ def eval_synth(n: int, seed: int, size: tuple[int, int], classifier) -> dict[str
     return reports
 
 
-def fit_weights(root: Path, names: str, step: int) -> dict:
-    """Logistic fit of the proposal score on the tray's fit half (printed, not applied)."""
-    from agari.vision.locate import working_scale
-    from agari.vision.proposals import ProposalConfig, propose
+FIT_SEED = 20_000
+"""Rendered scenes for fitting start here, far from the evaluation seeds (``--seed``)."""
+
+
+def _labelled_proposals(image: np.ndarray, truth: list[np.ndarray], iou: Callable
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Feature rows and labels (IoU ≥ 0.5 with some truth) of all candidates in one image;
+    ambiguous candidates (IoU 0.3-0.5) are left out."""
+    from agari.vision.locate import DEFAULT_CONFIG
+    from agari.vision.proposals import propose
+    from agari.vision.scale import choose_scale, shrink
     from agari.vision.scoring import FEATURES, feature_matrix
 
+    cfg = DEFAULT_CONFIG
+    work = shrink(image, choose_scale(image, cfg.max_pixels, cfg.scale))
+    s = work.shape[1] / image.shape[1]
+    props = propose(work, cfg.proposals, keep_all=True)
+    if not props:
+        return np.zeros((0, len(FEATURES))), np.zeros(0, bool)
+    scaled = [q * s for q in truth]
+    best = np.array([max((iou(p.quad, t) for t in scaled if _boxes_touch(p.quad, t)),
+                         default=0.0) for p in props])
+    keep = (best >= MATCH_IOU) | (best < 0.3)
+    feats = {k: np.array([p.features[k] for p in props]) for k in FEATURES}
+    return feature_matrix(feats)[keep], best[keep] >= MATCH_IOU
+
+
+def fit_weights(tray: Path | None, names: str, step: int, synth: int,
+                size: tuple[int, int]) -> dict:
+    """Balanced logistic fit of the proposal score on the tray's fit half and on rendered
+    scenes with light faces from `FIT_SEED` (printed, not applied)."""
+    from agari.datasets.scene import SceneConfig, render_scene
+    from agari.vision.scoring import FEATURES
+
     xs, ys = [], []
-    for half, image, truth in tray_items(root, names, step):
-        if half != "fit":
+    if tray is not None:
+        for half, image, truth in tray_items(tray, names, step):
+            if half == "fit":
+                x, y = _labelled_proposals(image, truth, box_iou)
+                xs.append(x)
+                ys.append(y)
+    config = SceneConfig(width=size[0], height=size[1])
+    for k in range(synth):
+        image, ann = render_scene(FIT_SEED + k, config)
+        if ann.meta_value("art") != "light":
             continue
-        s = working_scale(*image.shape[:2], 1e6)
-        work = image if s == 1.0 else cv2.resize(image, None, fx=s, fy=s,
-                                                 interpolation=cv2.INTER_AREA)
-        props = [p for p in propose(work, ProposalConfig(), keep_all=True) if not p.face_down]
-        if not props:
-            continue
-        truth_w = [q * s for q in truth]
-        best = np.array([max((box_iou(p.quad, t) for t in truth_w), default=0.0) for p in props])
-        keep = (best >= MATCH_IOU) | (best < 0.3)
-        feats = {k: np.array([p.features[k] for p in props]) for k in FEATURES}
-        xs.append(feature_matrix(feats)[keep])
-        ys.append(best[keep] >= MATCH_IOU)
+        truth = [np.asarray(t.quad, np.float32) for t in ann.tiles if t.visible >= 0.3]
+        x, y = _labelled_proposals(image, truth, quad_iou)
+        xs.append(x)
+        ys.append(y)
     x = np.concatenate(xs).astype(np.float64)
     y = np.concatenate(ys).astype(np.float64)
     mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
@@ -290,13 +320,15 @@ def main(argv: list[str] | None = None) -> int:
         classifier = TileClassifier.load(args.classify or None)
     results: dict[str, dict] = {}
     tray = None if args.tray == "none" else Path(args.tray)
-    if tray is not None and tray.is_dir():
-        if args.fit_weights:
-            print(json.dumps(fit_weights(tray, args.names, args.step)))
-            return 0
+    if tray is not None and not tray.is_dir():
+        tray = None
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    if args.fit_weights:
+        print(json.dumps(fit_weights(tray, args.names, args.step, args.synth, (w, h))))
+        return 0
+    if tray is not None:
         results.update(eval_tray(tray, args.names, args.step, classifier))
     if args.synth:
-        w, h = (int(v) for v in args.size.lower().split("x"))
         results.update(eval_synth(args.synth, args.seed, (w, h), classifier))
     for name, rep in results.items():
         print(json.dumps({"dataset": name, **rep}))

@@ -8,7 +8,7 @@ came from the back (colourful) map.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,11 +22,12 @@ from agari.vision.regions import (
     face_map,
     filled_map,
     level_regions,
+    neutral_map,
     threshold_levels,
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
 from agari.vision.split import SplitConfig, TileSize, split_region
-from agari.vision.verify import VerifyConfig, edge_support
+from agari.vision.verify import VerifyConfig, edge_support, ink_share
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,8 @@ class ProposalConfig:
     contrast_block: float = 0.05
     """Box side of the local mean, as a fraction of the image's shorter side."""
     contrast_min_block: int = 15
+    neutral_levels: int = 10
+    """Levels of the neutral (bright, colourless) map; 0 skips it."""
     use_filled: bool = True
     """Also threshold the face map with ink filled in (faces crowded with symbols)."""
     min_tile_side: float = 11.0
@@ -82,6 +85,8 @@ class ProposalConfig:
     """Single tiles longer than this times the median single are not trusted."""
     symbol_ratio: tuple[float, float] = (3.0, 10.0)
     """A tile-shaped region inside one this many times larger is a symbol, not a tile."""
+    grid_factor: float = 3.0
+    """A tile-shaped region this many times a typical tile's area is a grid of tiles."""
     size_radius: float = 2.0
     """Single tiles within this many tile lengths of a region set its tile size."""
     weights: ScoreWeights = field(default_factory=ScoreWeights)
@@ -107,14 +112,7 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     Returns:
         Non-overlapping proposals, best first.
     """
-    face, gray = face_map(work, cfg.maps)
-    regions = _regions(face, cfg)
-    if cfg.use_filled:
-        regions += _regions(filled_map(work, cfg.maps), cfg)
-    if cfg.contrast_steps:
-        block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
-        steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
-        regions += _regions(contrast_map(gray, block), cfg, steps)
+    regions, gray = face_regions(work, cfg)
     cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:
         backs = back_map(work, cfg.maps)
@@ -122,6 +120,23 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
         cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
     props = _scored(cands, cfg)
     return props if keep_all else suppress(props, cfg.nms_overlap, cfg.min_score)
+
+
+def face_regions(work: np.ndarray, cfg: ProposalConfig) -> tuple[list[Region], np.ndarray]:
+    """Regions of every face map at every level, and the grey image ``uint8 (h, w)``."""
+    face, gray = face_map(work, cfg.maps)
+    regions = _regions(face, cfg)
+    if cfg.use_filled:
+        regions += _regions(filled_map(work, cfg.maps), cfg)
+    if cfg.neutral_levels:
+        neutral = neutral_map(work, cfg.maps)
+        regions += _regions(neutral, cfg, threshold_levels(
+            neutral, replace(cfg.levels, levels=cfg.neutral_levels)))
+    if cfg.contrast_steps:
+        block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
+        steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
+        regions += _regions(contrast_map(gray, block), cfg, steps)
+    return regions, gray
 
 
 def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None
@@ -146,8 +161,8 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         per-piece features of `agari.vision.scoring` except ``votes``.
     """
     anchors = _size_anchors(regions, cfg)
-    quads, expected, pieces = [], [], []
-    for r in _distinct(regions):
+    quads, expected, pieces, weights = [], [], [], []
+    for r, found in _distinct(regions):
         size = _local_size(r, anchors, cfg)
         if size is None:
             continue
@@ -155,11 +170,19 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
             quads.append(p.quad)
             expected.append(size.short * size.long)
             pieces.append(p)
+            weights.append(found)
     if not quads:
         return {}
+
     q = np.stack(quads).astype(np.float32)
-    sides = np.sort(edge_support(image, q, cfg.verify).sides, axis=1)
+    support = edge_support(image, q, cfg.verify)
+    sides = np.sort(support.sides, axis=1)
     area = np.array([quad_area(x) for x in q], np.float32)
+    if face_down:
+        ink = np.full(len(q), cfg.weights.ink_cap, np.float32)  # a back is judged without ink
+    else:
+        short = float(np.median(np.sqrt(area * cfg.tile_aspect)))
+        ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1))
     return {
         "quad": q,
         "face_down": np.full(len(q), face_down),
@@ -169,6 +192,9 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         "uncut": np.array([p.cuts == 0 for p in pieces], np.float32),
         "size_dev": np.abs(np.log(np.maximum(area, 1.0) / np.asarray(expected, np.float32))),
         "fill": np.array([p.fill for p in pieces], np.float32),
+        "ink": ink,
+        "plate": support.plate,
+        "weight": np.array(weights, np.float32),
     }
 
 
@@ -180,7 +206,7 @@ def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Pro
     cols = {k: np.concatenate([c[k] for c in cands]) for k in cands[0]}
     q = cols["quad"]
     boxes = np.concatenate([q.min(axis=1), q.max(axis=1)], axis=1)
-    cols["votes"] = count_votes(boxes, cfg.vote_iou).astype(np.float32)
+    cols["votes"] = count_votes(boxes, cfg.vote_iou, cols.pop("weight")).astype(np.float32)
     score = tile_score(cols, cfg.weights)
     names = [k for k in cols if k not in ("quad", "face_down")]
     return [
@@ -260,10 +286,13 @@ def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize
     """The tile size at a region.
 
     The median of the credible single tiles inside the region, else of those
-    near it (within `size_radius` of their own length) that could fit in it,
-    else of all in the photo; without any, the region's own shape: one tile,
-    or a lone row of upright tiles whose height is the tiles' long side.
+    near it (within `size_radius` of their own length) that could fit in it.
+    Failing those, a lone row of upright tiles takes its height as the tiles'
+    long side (tiles elsewhere in the photo may be nearer or farther); a
+    tile-shaped region is one tile unless it is several times the size of the
+    photo's other tiles (then it is a tray of them, and they set the size).
     """
+    typical = None
     if len(anchors):
         box = cv2.boxPoints(r.rect)
         dist = np.array([-cv2.pointPolygonTest(box, (float(x), float(y)), True)
@@ -271,23 +300,30 @@ def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize
         inside = anchors[dist <= 0]
         near = anchors[(dist <= cfg.size_radius * anchors[:, 3])
                        & (anchors[:, 2] <= cfg.split.one_tile * r.short_side)]
-        # With no single tile in or near the region, the photo's other tiles still say
-        # more than the region's own shape (which may be a whole tray of tiles).
-        pick = inside if len(inside) else near if len(near) else anchors
-        short, long_ = float(np.median(pick[:, 2])), float(np.median(pick[:, 3]))
-        return TileSize(min(short, long_), max(short, long_))
-    if _is_single(r, cfg):
-        return TileSize(r.short_side, r.long_side)
+        for pick in (inside, near):
+            if len(pick):
+                return _median_size(pick)
+        typical = _median_size(anchors)
     if r.aspect < cfg.single_aspect[0] and r.short_side >= cfg.min_tile_side:
-        # A lone row of upright tiles: its height is the tiles' long side.
         return TileSize(cfg.tile_aspect * r.short_side, r.short_side)
-    return None
+    if _is_single(r, cfg):
+        if typical is not None and r.area > cfg.grid_factor * typical.short * typical.long:
+            return typical
+        return TileSize(r.short_side, r.long_side)
+    return typical
 
 
-def _distinct(regions: list[Region], tol: float = 0.03) -> list[Region]:
-    """Drop regions that repeat an earlier one (same box within ``tol``), whatever its level
-    or map: splitting it again would only repeat the same pieces."""
+def _median_size(anchors: np.ndarray) -> TileSize:
+    short, long_ = float(np.median(anchors[:, 2])), float(np.median(anchors[:, 3]))
+    return TileSize(min(short, long_), max(short, long_))
+
+
+def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, int]]:
+    """Regions that do not repeat an earlier one (same box within ``tol``), whatever its
+    level or map, each with how many regions it stands for: splitting a repeat again
+    would only repeat the same pieces, but that it was found again still counts."""
     out: list[Region] = []
+    counts: list[int] = []
     boxes = np.zeros((0, 3), np.float32)  # cx, cy, size of the regions kept
     for r in regions:
         (cx, cy), (w, h), _ = r.rect
@@ -296,11 +332,14 @@ def _distinct(regions: list[Region], tol: float = 0.03) -> list[Region]:
             near = np.nonzero((np.abs(boxes[:, 0] - cx) <= tol * size)
                               & (np.abs(boxes[:, 1] - cy) <= tol * size)
                               & (np.abs(boxes[:, 2] - size) <= tol * size))[0]
-            if any(_same_box(r, out[i], tol) for i in near):
+            same = [i for i in near if _same_box(r, out[i], tol)]
+            if same:
+                counts[same[0]] += 1
                 continue
         out.append(r)
+        counts.append(1)
         boxes = np.vstack([boxes, np.float32([[cx, cy, size]])])
-    return out
+    return list(zip(out, counts, strict=True))
 
 
 def _same_box(a: Region, b: Region, tol: float) -> bool:

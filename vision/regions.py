@@ -38,6 +38,8 @@ class MapConfig:
     """How strongly seams (black-hat response) are subtracted from the face map."""
     fill_kernel: int = 5
     """Closing kernel of the filled face map: ink strokes narrower than this vanish."""
+    neutral_saturation: float = 110.0
+    """Saturation at which the neutral map reaches zero (ivory faces stay near 50)."""
     back_min_value: int = 60
     """Pixels darker than this are never back candidates (shadows are unsaturated noise)."""
     smooth_sigma: float = 1.0
@@ -127,6 +129,19 @@ def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     excess = np.maximum(_saturation(bgr).astype(np.int16) - cfg.face_saturation_free, 0)
     score = closed.astype(np.int16) - (cfg.face_saturation_weight * excess).astype(np.int16)
     return np.clip(score, 0, 255).astype(np.uint8)
+
+
+def neutral_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
+    """Bright and colourless, ink filled in: ``uint8 (H, W)``, value × (1 - saturation share).
+
+    On a beige, wooden or felt table the faces may be no brighter than the
+    table but they are far less coloured; on a grey table this is just
+    brightness again.
+    """
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
+    hsv = cv2.cvtColor(cv2.morphologyEx(bgr, cv2.MORPH_CLOSE, k), cv2.COLOR_BGR2HSV)
+    grey_share = 1.0 - np.minimum(hsv[..., 1], cfg.neutral_saturation) / cfg.neutral_saturation
+    return (hsv[..., 2] * grey_share).astype(np.uint8)
 
 
 def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:

@@ -13,7 +13,11 @@ fit); they are kept few so that they carry over to other scenes:
 - ``votes``: how many other proposals found the same box, log-scaled: a real
   tile is found at many threshold levels and on several maps;
 - ``size_dev``: |log(area / the local tile area)|;
-- ``fill``: the region's area over its min-area box (a clean rectangle is 1).
+- ``fill``: the region's area over its min-area box (a clean rectangle is 1);
+- ``ink``: share of ink strokes in the middle of the quad, capped (a face
+  nearly always carries some; a patch of table does not; backs count as inked);
+- ``plate``: the margin's brightness over a ring of surroundings a little way
+  out (`agari.vision.verify.Support.plate`), clipped.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FEATURES: tuple[str, ...] = ("side_mean", "side_2", "seam", "uncut", "votes", "size_dev", "fill")
+FEATURES: tuple[str, ...] = (
+    "side_mean", "side_2", "seam", "uncut", "votes", "size_dev", "fill", "ink", "plate",
+)
 """The measurements a score is made of, in the order `feature_matrix` stacks them."""
 
 
@@ -30,18 +36,24 @@ FEATURES: tuple[str, ...] = ("side_mean", "side_2", "seam", "uncut", "votes", "s
 class ScoreWeights:
     """Weights of the proposal score (log-odds per unit of each feature)."""
 
-    side_mean: float = 1.0
-    side_2: float = 1.8
-    seam: float = 6.9
-    uncut: float = -2.9
-    votes: float = 2.1
-    size_dev: float = -3.0
-    fill: float = 10.6
-    bias: float = -12.4
+    side_mean: float = 1.5
+    side_2: float = 0.5
+    seam: float = 5.5
+    uncut: float = -1.1
+    votes: float = 1.1
+    size_dev: float = -3.3
+    fill: float = 8.5
+    ink: float = 28.0
+    plate: float = 5.0
+    bias: float = -13.5
     seam_cap: float = 0.5
     """Seams stronger than this count as this (a clear seam is clear enough)."""
     vote_cap: int = 20
     """Votes beyond this add nothing."""
+    plate_cap: float = 0.3
+    """Plate contrast is clipped to ± this."""
+    ink_cap: float = 0.15
+    """Ink beyond this share of a face's middle adds nothing (faces need only some)."""
 
 
 def feature_matrix(feats: dict[str, np.ndarray], w: ScoreWeights = ScoreWeights()) -> np.ndarray:
@@ -53,6 +65,10 @@ def feature_matrix(feats: dict[str, np.ndarray], w: ScoreWeights = ScoreWeights(
             v = np.minimum(v, w.seam_cap)
         elif name == "votes":
             v = np.log1p(np.minimum(v, w.vote_cap))
+        elif name == "ink":
+            v = np.minimum(v, w.ink_cap)
+        elif name == "plate":
+            v = np.clip(v, -w.plate_cap, w.plate_cap)
         cols.append(v)
     return np.stack(cols, axis=1) if cols else np.zeros((0, 0), np.float32)
 
@@ -64,21 +80,24 @@ def tile_score(feats: dict[str, np.ndarray], w: ScoreWeights = ScoreWeights()) -
     return (x @ coef + w.bias).astype(np.float32)
 
 
-def count_votes(boxes: np.ndarray, iou: float) -> np.ndarray:
+def count_votes(boxes: np.ndarray, iou: float, weights: np.ndarray | None = None) -> np.ndarray:
     """For each box, how many other boxes overlap it with at least ``iou``.
 
     Args:
         boxes: float32 ``(N, 4)`` rows ``x0, y0, x1, y1``.
+        weights: ``(N,)`` how many finds each box stands for (default 1 each).
 
     Returns:
-        int ``(N,)``.
+        float ``(N,)``: the weights of the alike boxes, less one for the box itself.
     """
     n = len(boxes)
     if n == 0:
-        return np.zeros(0, int)
+        return np.zeros(0)
+    w = np.ones(n) if weights is None else np.asarray(weights, float)
     order = np.argsort(boxes[:, 0])
     b = boxes[order]
-    votes = np.zeros(n, int)
+    wo = w[order]
+    votes = np.zeros(n)
     # Blocks keep the pairwise matrix small for images with thousands of proposals.
     block = 512
     for s in range(0, n, block):
@@ -89,7 +108,7 @@ def count_votes(boxes: np.ndarray, iou: float) -> np.ndarray:
         area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
         area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
         u = area_a[:, None] + area_b[None] - inter
-        votes[s:s + block] = (inter >= iou * np.maximum(u, 1e-6)).sum(axis=1) - 1
-    out = np.empty(n, int)
+        votes[s:s + block] = (inter >= iou * np.maximum(u, 1e-6)) @ wo - 1
+    out = np.empty(n)
     out[order] = votes
     return out

@@ -47,6 +47,8 @@ class SplitConfig:
     """A box within this factor of the tile size on both sides is one tile."""
     min_fraction: float = 0.6
     """Pieces shorter than this fraction of the tile's short side are fragments, dropped."""
+    min_cut_length: float = 1.6
+    """Sides shorter than this many tile short sides are not cut across."""
     width_tolerance: float = 0.28
     """A segment may be this much shorter or longer than the tile extent."""
     width_penalty: float = 0.5
@@ -57,7 +59,7 @@ class SplitConfig:
     """DP cost of each cut, so that cuts need some seam to pay for themselves."""
     end_slack: float = 0.2
     """The first and last cut may leave this share of a tile unused at the region's ends."""
-    bins_per_tile: int = 14
+    bins_per_tile: int = 7
     """Resolution of the DP: bins across one tile's short side."""
     seam_kernel_frac: float = 0.25
     """Black-hat length across a seam, as a fraction of the tile's short side."""
@@ -69,7 +71,7 @@ class SplitConfig:
     """Lines find seams within this many pixels (the dark map is widened by it)."""
     max_slope: float = 0.25
     """Steepest lean of a seam tried, pixels along per pixel across (perspective)."""
-    max_slope_steps: int = 7
+    max_slope_steps: int = 5
     """At most this many slopes each side of upright."""
     ink_weight: float = 0.5
     """Weight of a blank band (no ink near the cut) in a cut's strength; 0 ignores ink."""
@@ -258,7 +260,7 @@ def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
     """
     best: tuple[float, int, list[tuple[int, float]], float] | None = None
     for axis, length in ((0, frame.width), (1, frame.height)):
-        if length < cfg.one_tile * size.short:
+        if length < cfg.min_cut_length * size.short:
             continue
         # Only a single row leans as a whole (a standing hand seen in perspective);
         # the seams of a grid seen from above run straight.
@@ -344,6 +346,19 @@ def _period(ink: np.ndarray, lo: float, hi: float, min_corr: float
     return lag, float(r[j])
 
 
+def _bin_peaks(prof: np.ndarray, start: float, b: float, bins: int) -> np.ndarray:
+    """Index of the strongest line in each of ``bins`` bins of width ``b`` centred at
+    ``start + k b`` (a bin outside the profile takes its nearest line)."""
+    idx = np.arange(len(prof))
+    which = np.floor((idx - start) / b + 0.5).astype(int)
+    inside = (which >= 0) & (which < bins)
+    order = np.lexsort((-prof[inside], which[inside]))
+    keys, first = np.unique(which[inside][order], return_index=True)
+    peak = np.clip(np.round(start + np.arange(bins) * b).astype(int), 0, len(prof) - 1)
+    peak[keys] = idx[inside][order][first]
+    return peak
+
+
 def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float,
              short: float, cfg: SplitConfig, *, tolerance: float | None = None
              ) -> tuple[list[int], list[float]] | None:
@@ -360,11 +375,8 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
     n = int(round((end - start) / b))
     if n < 2:
         return None
-    centres = start + np.arange(n + 1) * b
-    lo_px = np.clip(np.floor(centres - b / 2).astype(int), 0, len(prof) - 1)
-    hi_px = np.clip(np.ceil(centres + b / 2).astype(int), 1, len(prof))
-    peak = [a + int(np.argmax(prof[a:max(a + 1, z)])) for a, z in zip(lo_px, hi_px, strict=True)]
-    gain = [float(prof[p]) for p in peak]
+    peak = _bin_peaks(prof, start, b, n + 1)
+    gain = prof[peak].astype(float).tolist()
     steps: list[tuple[int, float]] = []
     for width, extra in ((main, 0.0), (alt, cfg.alt_width_cost)):
         tol = cfg.width_tolerance if tolerance is None else tolerance

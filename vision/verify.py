@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 
@@ -28,6 +29,8 @@ class VerifyConfig:
     """Depths of the face's blank margin, sampled just inside each side."""
     outside: tuple[float, float] = (-0.05, 0.1)
     """Outer window along the normal: from slightly inside (a quad a pixel too big) to outside."""
+    ring: tuple[float, ...] = (0.2, 0.35)
+    """Depths outside the sides where the surroundings are sampled for the plate contrast."""
     contrast: float = 0.08
     """Required drop from the side's margin to the outline, as a share of face brightness."""
     min_px: float = 1.0
@@ -43,11 +46,16 @@ class Support:
         spread: float32 ``(N,)``: interquartile range of the margin samples over
             the face brightness (a blank margin is uniform; wood grain is not).
         brightness: float32 ``(N,)``: median margin grey level.
+        plate: float32 ``(N,)``: how much brighter the margin is than a ring of
+            surroundings a little way out (median over the ring, as a share of
+            the brightness). A face lying on a table stands out; a patch of the
+            table does not, however grainy.
     """
 
     sides: np.ndarray
     spread: np.ndarray
     brightness: np.ndarray
+    plate: np.ndarray
 
 
 def edge_support(gray: np.ndarray, quads: np.ndarray, cfg: VerifyConfig = VerifyConfig()
@@ -62,7 +70,7 @@ def edge_support(gray: np.ndarray, quads: np.ndarray, cfg: VerifyConfig = Verify
     n = len(quads)
     if n == 0:
         z = np.zeros(0, np.float32)
-        return Support(np.zeros((0, 4), np.float32), z, z)
+        return Support(np.zeros((0, 4), np.float32), z, z, z)
     q = quads.astype(np.float32)
     a, b = q, np.roll(q, -1, axis=1)  # side i runs from corner i to corner i+1
     t = np.linspace(cfg.end_margin, 1 - cfg.end_margin, cfg.samples, dtype=np.float32)
@@ -85,8 +93,38 @@ def edge_support(gray: np.ndarray, quads: np.ndarray, cfg: VerifyConfig = Verify
     q25, q75 = np.percentile(flat, [25, 75], axis=1)
     side_level = np.median(margin, axis=2, keepdims=True)  # (N,4,1)
     ok = (side_level - outer) >= cfg.contrast * bright[:, None, None]
+    ring = np.concatenate([_sample(gray, pts, normal, -f * short).reshape(n, -1)
+                           for f in cfg.ring], axis=1)
+    plate = (bright - np.median(ring, axis=1)) / bright
     return Support(ok.mean(axis=2).astype(np.float32), ((q75 - q25) / bright).astype(np.float32),
-                   bright.astype(np.float32))
+                   bright.astype(np.float32), plate.astype(np.float32))
+
+
+def ink_share(gray: np.ndarray, quads: np.ndarray, *, kernel: int, darkness: float = 0.2,
+              inner: float = 0.6) -> np.ndarray:
+    """Share of ink pixels in the middle of each quad: float32 ``(N,)``.
+
+    Ink is a stroke at least ``darkness`` (a share of the local background,
+    found by a grey closing with a ``kernel`` square) darker than its
+    surroundings. The middle is the quad's bounding box shrunk to ``inner`` of
+    its size. A face nearly always carries ink; a patch of table does not.
+    """
+    if len(quads) == 0:
+        return np.zeros(0, np.float32)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed.astype(np.float32))
+    table = cv2.integral(ink.astype(np.uint8))
+    h, w = gray.shape
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    c, half = (lo + hi) / 2, (hi - lo) * inner / 2
+    x0 = np.clip(np.round(c[:, 0] - half[:, 0]), 0, w).astype(int)
+    x1 = np.clip(np.round(c[:, 0] + half[:, 0]), 0, w).astype(int)
+    y0 = np.clip(np.round(c[:, 1] - half[:, 1]), 0, h).astype(int)
+    y1 = np.clip(np.round(c[:, 1] + half[:, 1]), 0, h).astype(int)
+    total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+    area = np.maximum((x1 - x0) * (y1 - y0), 1)
+    return (total / area).astype(np.float32)
 
 
 def _sample(gray: np.ndarray, pts: np.ndarray, normal: np.ndarray, depth: np.ndarray
