@@ -29,6 +29,7 @@ from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analys
 from agari.vision.layout_hand import HandLayout
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed, context_for
+from agari.vision.reading_copies import cap_copies
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 
 TOP_K = 5
@@ -288,9 +289,12 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
         NoTiles: no face-up tile among the detections.
     """
     t0 = time.perf_counter()
-    dets = list(dets)
+    dets, turned = cap_copies(dets)
     plans = analyse_layout(dets, config=config.layout, flip=flip)
     situation, notes = _implied_riichi(plans[0], situation)
+    if turned:
+        notes = (f"{turned} tiles read as a face seen more than four times were taken as "
+                 "backs", *notes)
     base = PhotoResult(name, int(size[0]), int(size[1]), tuple(dets),
                        roles=_roles(plans[0], len(dets)), read=(None,) * len(dets))
     try:

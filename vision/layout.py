@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from agari.engine.errors import NoTiles
 from agari.engine.hand import SOURCES
-from agari.engine.tiles import NONE
+from agari.engine.tiles import NONE, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout_extras import ExtrasConfig, find_extras
 from agari.vision.layout_geometry import (
@@ -68,8 +68,12 @@ DEFAULT_LAYOUT = LayoutConfig()
 TILE_MASS_MIN = 0.2
 """A detection the classifier calls ``none`` still counts as a tile with this much face or
 back probability (see `is_tile`)."""
-MAX_VARIANTS = 4
-"""Sideways tiles tried as upright ones, at most (see `_upright_variants`)."""
+WHITE_DRAGON = Tile(31)
+"""白: blank or framed on many sets, so easily taken for a pale back (and back for it)."""
+PALE_BACK = 0.01
+"""A white dragon read with this much back probability may be a back."""
+MAX_VARIANTS = 6
+"""Readings of the row's tokens other than as seen, at most (see `_upright_variants`)."""
 HAND_SIZES = (13, 14)
 """Tiles in a waiting and a complete hand, each meld counted as three."""
 
@@ -226,23 +230,43 @@ def _tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) 
             out.append("K")
         elif side[col[0]]:
             out.append("S")
+        elif is_face_down(dets[col[0]]):
+            # "b": a back the classifier also thought might be a face (a blank 白).
+            out.append("b" if face_mass(dets[col[0]]) >= TILE_MASS_MIN else "B")
         else:
-            out.append("B" if is_face_down(dets[col[0]]) else "P")
+            # "w": a white dragon the classifier also thought might be a back.
+            det = dets[col[0]]
+            pale = det.label == WHITE_DRAGON and back_mass(det) >= PALE_BACK
+            out.append("w" if pale else "P")
     return "".join(out)
 
 
-def _upright_variants(tokens: list[str]) -> list[list[str]]:
-    """The row's tokens with one sideways tile taken as upright, for up to `MAX_VARIANTS`.
+def _as_seen(tokens: list[str]) -> list[str]:
+    return [g.replace("b", "B").replace("w", "P") for g in tokens]
 
-    A tile lying flat next to standing ones looks as wide as a called tile; so
-    does a jittery quad. The reading rejects the variants whose melds are no sets.
+
+def _upright_variants(tokens: list[str]) -> list[list[str]]:
+    """The row's tokens with tiles read otherwise than seen, for up to `MAX_VARIANTS`.
+
+    A tile lying flat next to standing ones looks as wide as a called tile (so
+    does a jittery quad): each sideways tile is tried upright. White dragons and
+    pale backs look alike: a back the classifier also thought a face is tried
+    face up, and a white dragon it also thought a back is tried face down (all
+    such together, and each alone). The reading rejects the variants whose
+    melds are no sets.
     """
+    seen = _as_seen(tokens)
     out = []
     for g, group in enumerate(tokens):
         for k, token in enumerate(group):
-            if token == "S" and len(out) < MAX_VARIANTS:
-                out.append(tokens[:g] + [group[:k] + "P" + group[k + 1:]] + tokens[g + 1:])
-    return out
+            if token in "Sbw":
+                other = "B" if token == "w" else "P"
+                out.append(seen[:g] + [seen[g][:k] + other + seen[g][k + 1:]] + seen[g + 1:])
+    for token, other in (("b", "P"), ("w", "B")):
+        if sum(group.count(token) for group in tokens) > 1:
+            out.insert(0, [g.replace(token, other).replace("b", "B").replace("w", "P")
+                           for g in tokens])
+    return out[:MAX_VARIANTS]
 
 
 def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,
@@ -261,9 +285,9 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     for variants in (False, True):
         plans = []
         for f, turned, cols, tokens in seen:
-            tried = _upright_variants(tokens) if variants else [tokens]
+            tried = _upright_variants(tokens) if variants else [_as_seen(tokens)]
             if upright and not variants:
-                tried = [tokens, *_upright_variants(tokens)]
+                tried = [_as_seen(tokens), *_upright_variants(tokens)]
             for variant in tried:
                 flat = "".join(variant)
                 plans += [(_plan_of(cut, cols, flat, f, turned), mixed_groups(cut))

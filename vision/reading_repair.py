@@ -24,6 +24,7 @@ from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analys
 from agari.vision.layout_geometry import face_mass
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
 from agari.vision.reading_checks import SHAPE, Situation
+from agari.vision.reading_copies import cap_copies
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,17 +109,22 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         NoTiles: no face-up tile among the detections.
         InvalidHand: neither the detections nor any single fix read as tiles that exist.
     """
-    dets = tuple(dets)
+    capped, turned = cap_copies(dets)
+    dets = tuple(capped)
+    notes = (f"{turned} tiles read as a face seen more than four times were taken as backs",) \
+        if turned else ()
     plans = tuple(analyse_layout(list(dets), config=layout, flip=flip))
     try:
         first = read_hand(dets, plans, situation, config=reading)
     except InvalidHand as err:
         first, error = None, err
     if first is not None and _good_enough(first):
-        return Repaired(dets, plans, first)
+        return Repaired(dets, plans, first, notes)
     best = (first.best.level, -first.best.cost) if first is not None else None
-    kept = Repaired(dets, plans, first) if first is not None else None
-    fixes = [(UPRIGHT_PENALTY, None, None, "a tile that looked sideways was read as upright"),
+    kept = Repaired(dets, plans, first, notes) if first is not None else None
+    fixes = [(UPRIGHT_PENALTY, None, None, "a tile was read otherwise than it looked (a sideways "
+                                           "one as upright, or a white dragon as a back or back "
+                                           "as a white dragon)"),
              *_fixes(dets, plans[0], repair)]
     for penalty, i, fixed, note in fixes:
         tried = dets if i is None else dets[:i] + (fixed,) + dets[i + 1:]
@@ -130,7 +136,7 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
             continue
         score = (got.best.level, -(got.best.cost + penalty))
         if best is None or score > best:
-            best, kept = score, Repaired(tried, tried_plans, got, (note,))
+            best, kept = score, Repaired(tried, tried_plans, got, (*notes, note))
     if kept is None:
         raise error
     return kept
