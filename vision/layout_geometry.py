@@ -193,19 +193,26 @@ def find_rows(dets: list[TileDetection], cfg: GeometryConfig = DEFAULT_GEOMETRY
         return i
 
     cos_tol = math.cos(math.radians(cfg.angle_tolerance))
-    for i in range(n):
-        u0, u1, v0, v1 = mid_extents(quads, along[i], up[i]).T
-        same_dir = along @ along[i] >= cos_tol
-        v_overlap = np.minimum(v1, v1[i]) - np.maximum(v0, v0[i])
-        u_gap = np.maximum(u0 - u1[i], u0[i] - u1)
-        ext_v = v1 - v0
-        side = (v_overlap >= cfg.row_overlap * np.minimum(ext_v, ext_v[i])) & \
-               (u_gap <= cfg.row_link_gap * max(short[i], 1.0))
-        for j in np.nonzero(same_dir & side)[0]:
-            if j != i:
-                a, b = root(i), root(int(j))
-                if a != b:
-                    parent[b] = a
+    # Every tile's extents in every tile's own frame at once: [i, j] = tile j in i's frame.
+    u = np.einsum("jkd,id->ijk", quads, along)
+    v = np.einsum("jkd,id->ijk", quads, up)
+    left, right = (u[..., 0] + u[..., 3]) / 2, (u[..., 1] + u[..., 2]) / 2
+    bottom, top = (v[..., 2] + v[..., 3]) / 2, (v[..., 0] + v[..., 1]) / 2
+    u0, u1 = np.minimum(left, right), np.maximum(left, right)
+    v0, v1 = np.minimum(bottom, top), np.maximum(bottom, top)
+    own_u0, own_u1 = np.diag(u0)[:, None], np.diag(u1)[:, None]
+    own_v0, own_v1 = np.diag(v0)[:, None], np.diag(v1)[:, None]
+    ext_v = v1 - v0
+    v_overlap = np.minimum(v1, own_v1) - np.maximum(v0, own_v0)
+    u_gap = np.maximum(u0 - own_u1, own_u0 - u1)
+    linked = (along @ along.T >= cos_tol) \
+        & (v_overlap >= cfg.row_overlap * np.minimum(ext_v, np.diag(ext_v)[:, None])) \
+        & (u_gap <= cfg.row_link_gap * np.maximum(short, 1.0)[:, None])
+    for i, j in zip(*np.nonzero(linked), strict=True):
+        if i != j:
+            a, b = root(int(i)), root(int(j))
+            if a != b:
+                parent[b] = a
     rows: dict[int, list[int]] = {}
     for i in range(n):
         rows.setdefault(root(i), []).append(i)
