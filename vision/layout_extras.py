@@ -127,7 +127,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
-            out.append(_Group(faces, backs, int(side[ids].sum()), span, height, frame.along))
+            called = sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
+            out.append(_Group(faces, backs, called, span, height, frame.along))
     return out
 
 
