@@ -64,7 +64,7 @@ def annotate(image: np.ndarray, detections: Sequence[TileDetection], *,
         pts = np.round(np.asarray(det.quad, np.float64)).astype(np.int32).reshape(-1, 1, 2)
         thick = max(2, round(3 * scale)) * (2 if i in doubt else 1)
         cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
-        name = names[i] or ("back" if det.face_down else "?")
+        name = names[i] or ("back" if det.face_down else "none" if det.alternatives else "?")
         text = name + ("?" if i in doubt else "")
         tag = _tag(roles[i])
         _label(out, det, text, tag, colour, scale)
