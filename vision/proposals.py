@@ -64,7 +64,7 @@ class ProposalConfig:
     contrast_block: float = 0.05
     """Box side of the local mean, as a fraction of the image's shorter side."""
     contrast_min_block: int = 15
-    neutral_levels: int = 10
+    neutral_levels: int = 6
     """Levels of the neutral (bright, colourless) map; 0 skips it."""
     use_filled: bool = True
     """Also threshold the face map with ink filled in (faces crowded with symbols)."""

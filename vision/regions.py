@@ -52,7 +52,7 @@ class MapConfig:
 class LevelConfig:
     """How many threshold levels, over which range of the score map."""
 
-    levels: int = 14
+    levels: int = 9
     """Threshold levels between the low and high percentiles."""
     low_percentile: float = 5.0
     high_percentile: float = 99.8

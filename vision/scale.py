@@ -26,6 +26,10 @@ from agari.vision.regions import (
 )
 
 
+AREA_PIXELS = 1.2e6
+"""Below this size the last resize step averages areas; above, it is bilinear (faster)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ScaleConfig:
     """Probe and target sizes (pixels)."""
@@ -48,10 +52,12 @@ class ScaleConfig:
 
 
 def shrink(image: np.ndarray, scale: float) -> np.ndarray:
-    """Downscale by ``scale`` (≤ 1): halvings by ``pyrDown`` first, then area averaging.
+    """Downscale by ``scale`` (≤ 1): halvings by ``pyrDown`` first, then bilinear.
 
-    Area averaging straight from a large photo is slow (tens of ms for 10 MP);
-    each Gaussian halving is cheap and keeps thin seams from aliasing.
+    Area averaging straight from a large photo is slow (tens of ms for a few
+    megapixels); each Gaussian halving is cheap and keeps thin seams from
+    aliasing, and the last step, less than a halving, is fair for bilinear on
+    big images (area averaging on smaller ones).
     """
     if scale >= 1.0:
         return image
@@ -62,7 +68,9 @@ def shrink(image: np.ndarray, scale: float) -> np.ndarray:
         out = cv2.pyrDown(out)
     if out.shape[1] == size[0] and out.shape[0] == size[1]:
         return out
-    return cv2.resize(out, size, interpolation=cv2.INTER_AREA)
+    # Area averaging is best but slow on big images; under AREA_PIXELS it costs little.
+    area = out.shape[0] * out.shape[1] <= AREA_PIXELS
+    return cv2.resize(out, size, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
 
 
 def pixel_scale(height: int, width: int, max_pixels: float) -> float:
