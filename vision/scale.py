@@ -25,7 +25,6 @@ from agari.vision.regions import (
     threshold_levels,
 )
 
-
 AREA_PIXELS = 1.2e6
 """Below this size the last resize step averages areas; above, it is bilinear (faster)."""
 
