@@ -25,7 +25,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
-_decode = json.JSONDecoder().decode
+_DECODER = json.JSONDecoder()
+_decode = _DECODER.decode
+_scan = _DECODER.scan_once
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
@@ -49,11 +51,7 @@ def score_request(request: Any, rules_cache: dict[str, Rules] | None = None) -> 
 def score_line(text: str, number: int, rules_cache: dict[str, Rules]) -> tuple[str, bool]:
     """(JSON result or error line, whether it succeeded) for one batch line."""
     try:
-        try:
-            request = _decode(text)
-        except ValueError as exc:
-            raise InvalidInput(f"line {number} is not valid JSON: {exc}") from None
-        hand, ctx, rules = parse_request(request, rules_cache=rules_cache)
+        hand, ctx, rules = parse_request(_request(text, number), rules_cache=rules_cache)
         return score(hand, ctx, rules).to_json_text(), True
     except AgariError as err:
         return _encode(error_json(err, number)), False
@@ -61,6 +59,21 @@ def score_line(text: str, number: int, rules_cache: dict[str, Rules]) -> tuple[s
         return _encode(
             error_json(InvalidInput(f"line {number} is nested too deeply"), number)
         ), False
+
+
+def _request(text: str, number: int) -> Any:
+    """The JSON value of one line: the decoder's scanner directly, the full decoder (and its
+    exact error message) for anything but a value followed by blanks."""
+    try:
+        value, end = _scan(text, 0)
+        if end == len(text) or text[end:].isspace():
+            return value
+    except (StopIteration, ValueError):
+        pass
+    try:
+        return _decode(text)
+    except ValueError as exc:
+        raise InvalidInput(f"line {number} is not valid JSON: {exc}") from None
 
 
 def score_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -72,7 +85,12 @@ def score_lines(lines: Iterable[str]) -> Iterator[str]:
 
 CHUNK_LINES = 512
 """Lines handed to a worker at a time: large enough that the hand-over costs little."""
+SERIAL_LINES = 20_000
+"""Without ``jobs``, lines scored in this process before worker processes take the rest: a
+batch this size takes well under a second, less than forking and feeding workers costs."""
 MAX_JOBS = 8
+WRITE_LINES = 256
+"""Result lines written at a time (one write per line costs more than scoring it)."""
 
 
 def default_jobs() -> int:
@@ -87,26 +105,38 @@ def default_jobs() -> int:
 def run_batch(lines: Iterable[str], out: TextIO, *, jobs: int | None = None) -> tuple[int, int]:
     """Score every line, writing one result line per input line to ``out``, in order.
 
-    With ``jobs`` > 1 (default: `default_jobs`) and more than one chunk of
-    input, chunks of `CHUNK_LINES` are scored by forked worker processes;
-    finished lines are written as soon as every line before them is.
+    The first lines (`SERIAL_LINES`, or `CHUNK_LINES` when ``jobs`` is given) are
+    scored here; with ``jobs`` > 1 (default: `default_jobs`) the rest goes to
+    forked worker processes in chunks of `CHUNK_LINES`. Finished lines are
+    written as soon as every line before them is, and on an interruption every
+    finished line is written before the error goes on.
 
     Returns:
         (lines that failed, lines read).
     """
+    here = SERIAL_LINES if jobs is None else CHUNK_LINES
     jobs = default_jobs() if jobs is None else jobs
     it = iter(lines)
-    first = list(islice(it, CHUNK_LINES))
-    extra = list(islice(it, 1))
-    if jobs <= 1 or not extra:
-        return _write(_serial(chain(first, extra, it)), out)
+    cache: dict[str, Rules] = {}
+    failed, total = _write(_serial(islice(it, here), 1, cache), out)
+    first = list(islice(it, 1))
+    if not first:
+        return failed, total
+    if jobs > 1 and _can_fork():
+        import multiprocessing
+
+        chunks = _chunks(chain(first, it), total + 1)
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
+            more = _write(chain.from_iterable(pool.imap(_score_chunk, chunks)), out)
+    else:
+        more = _write(_serial(chain(first, it), total + 1, cache), out)
+    return failed + more[0], total + more[1]
+
+
+def _can_fork() -> bool:
     import multiprocessing  # only for batches big enough to share out
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return _write(_serial(chain(first, extra, it)), out)
-    chunks = _chunks(chain(first, extra, it))
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
-        return _write(chain.from_iterable(pool.imap(_score_chunk, chunks)), out)
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _quiet_worker() -> None:
@@ -116,15 +146,15 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _serial(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    cache: dict[str, Rules] = {}
-    for number, text in enumerate(lines, 1):
+def _serial(
+    lines: Iterable[str], start: int, cache: dict[str, Rules]
+) -> Iterator[tuple[str, bool]]:
+    for number, text in enumerate(lines, start):
         yield score_line(text, number, cache)
 
 
-def _chunks(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+def _chunks(lines: Iterable[str], start: int) -> Iterator[tuple[int, list[str]]]:
     it = iter(lines)
-    start = 1
     while True:
         block = list(islice(it, CHUNK_LINES))
         if not block:
@@ -143,12 +173,18 @@ def _score_chunk(job: tuple[int, list[str]]) -> list[tuple[str, bool]]:
 
 def _write(results: Iterable[tuple[str, bool]], out: TextIO) -> tuple[int, int]:
     failed = total = 0
-    write = out.write
-    for line, ok in results:
-        write(line)
-        write("\n")
-        total += 1
-        failed += not ok
+    block: list[str] = []
+    try:
+        for line, ok in results:
+            block.append(line)
+            total += 1
+            failed += not ok
+            if len(block) == WRITE_LINES:
+                out.write("\n".join(block) + "\n")
+                block.clear()
+    finally:  # an interruption still writes every finished line
+        if block:
+            out.write("\n".join(block) + "\n")
     return failed, total
 
 
@@ -158,8 +194,10 @@ def main_batch(source: str) -> int:
     Reports a whole-run failure (unreadable file, interrupted) as the CLI does:
     one JSON error object on stdout, one ``agari: error:`` line on stderr.
     """
+    import gc
     import sys
 
+    gc.freeze()  # what is loaded stays: collections need only look at each line's objects
     try:
         stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
     except OSError as exc:

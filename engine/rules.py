@@ -219,11 +219,18 @@ def _coerce(name: str, value: Any) -> Any:
 
 @cache
 def _load_preset(name: str) -> Rules:
-    import tomllib
+    """A preset from its values in `agari.engine.preset_values` (those of its TOML file)."""
+    from agari.engine.preset_values import PRESET_VALUES
 
     if name not in PRESETS:
         raise InvalidInput(f"unknown rules preset {name!r}: expected one of {', '.join(PRESETS)}")
+    return Rules(name=name, **PRESET_VALUES[name])
+
+
+def read_preset_file(name: str) -> dict[str, Any]:
+    """A preset's values as its ``presets/<name>.toml`` file says (types as in `Rules`)."""
+    import tomllib
+
     with open(os.path.join(PRESET_DIR, f"{name}.toml"), encoding="utf-8") as f:
         data = tomllib.loads(f.read())
-    data["name"] = name
-    return Rules().replace(**data)
+    return {k: _coerce(k, v) for k, v in data.items()}

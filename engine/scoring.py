@@ -226,7 +226,7 @@ def _hand_rows(gates: int) -> tuple:
     """The hand-wide rows worth checking for these open gates (made once per combination)."""
     rows = _HAND_ROWS.get(gates)
     if rows is None:
-        rows = _HAND_ROWS[gates] = _open_rows(HAND_WIDE, gates)
+        rows = _HAND_ROWS[gates] = _open_rows(_HAND_BY_BIT, gates)
     return rows
 
 
@@ -234,15 +234,22 @@ def _shape_rows(gates: int) -> tuple:
     """The per-reading rows worth checking for these open gates (made once per combination)."""
     rows = _SHAPE_ROWS.get(gates)
     if rows is None:
-        rows = _SHAPE_ROWS[gates] = _open_rows(PER_SHAPE, gates)
+        rows = _SHAPE_ROWS[gates] = _open_rows(_SHAPE_BY_BIT, gates)
     return rows
 
 
-def _open_rows(gated, gates: int) -> tuple:
-    return tuple(sorted((y for bit, group in gated if gates & bit for y in group),
-                        key=lambda y: y.order))
+def _open_rows(by_bit: dict[int, tuple], gates: int) -> tuple:
+    """The rows of every gate bit set in ``gates`` (in no particular order: hits are sorted)."""
+    rows: tuple = ()
+    while gates:
+        bit = gates & -gates
+        rows += by_bit.get(bit, ())
+        gates ^= bit
+    return rows
 
 
+_HAND_BY_BIT = dict(HAND_WIDE)
+_SHAPE_BY_BIT = dict(PER_SHAPE)
 _HAND_ROWS: dict[int, tuple] = {}
 _SHAPE_ROWS: dict[int, tuple] = {}
 """Rows worth checking per combination of open gates; only a few hundred combinations occur."""

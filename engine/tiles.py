@@ -248,16 +248,32 @@ def read_group(text: str) -> tuple[list[Tile], str, tuple[int, ...] | None, list
 
 
 def _read_run(key: str, text: str) -> tuple:
-    tiles = tuple(_from_digit(int(d), key[-1], text) for d in key[:-1])
     suit = SUITS.index(key[-1])
+    by_digit, base = _BY_DIGIT[suit], 9 * suit
     counts = [0] * len(_NO_SUIT[suit])
-    for t in tiles:
-        counts[t.kind - 9 * suit] += 1
-    run = (tiles, format_tiles(tiles), suit, tuple(counts), sum(t.red for t in tiles),
-           max(counts) <= 4)
+    tiles = []
+    reds = 0
+    for d in key[:-1]:
+        tile = by_digit.get(d)
+        if tile is None:
+            _from_digit(int(d), key[-1], text)  # raises the exact error
+        tiles.append(tile)
+        counts[tile.kind - base] += 1
+        reds += tile.red
+    # Canonical order within a suit: digits sorted with the red 0 between 4 and 5.
+    canonical = "".join(sorted(key[:-1].translate(_SORTABLE))).translate(_DIGITS) + key[-1]
+    run = (tuple(tiles), canonical, suit, tuple(counts), reds, max(counts) <= 4)
     if len(_RUNS) < _RUN_CACHE_SIZE:
         _RUNS[key] = run
     return run
+
+
+_SORTABLE = str.maketrans("1234056789", "abcdefghij")
+_DIGITS = str.maketrans("abcdefghij", "1234056789")
+_BY_DIGIT = tuple(
+    {str(d): tile for (d, s), tile in _INTERNED.items() if s == suit} for suit in SUITS
+)
+"""Per suit, each digit's shared `Tile` (``0``: the red five)."""
 
 
 def _parse_slowly(text: str) -> tuple[list[Tile], str, None, None]:

@@ -67,3 +67,15 @@ def test_missing_file_and_unknown_preset():
         Rules.from_toml("/nonexistent/rules.toml")
     with pytest.raises(InvalidInput, match="unknown rules"):
         Rules.resolve("tenhuo")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_preset_values_are_what_the_files_say(name):
+    """Presets load from Python values (no TOML reader at start-up); the files stay the source."""
+    from agari.engine.preset_values import PRESET_VALUES
+    from agari.engine.rules import read_preset_file
+
+    assert PRESET_VALUES[name] == read_preset_file(name)
+    from_file = Rules().replace(name=name, **read_preset_file(name))
+    assert Rules.preset(name) == from_file
+    assert Rules.preset(name).description == from_file.description
