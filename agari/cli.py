@@ -11,9 +11,11 @@ whose start-up costs more than scoring a thousand hands.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the batch path's start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     import typer
 
 
@@ -47,8 +49,12 @@ def main() -> None:
     """Entry point of the console script."""
     source = _plain_batch(sys.argv[1:])
     if source is not None:
+        import gc
+
+        gc.disable()  # loading makes no garbage worth collecting; main_batch freezes it
         from agari.engine.batch import main_batch
 
+        gc.enable()
         sys.exit(main_batch(source))
     build_app()()
 
