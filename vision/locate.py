@@ -1,16 +1,24 @@
 """`locate`: find every tile in a photo with classical OpenCV (stage 1 of the pipeline).
 
-Steps, all at a working scale of at most `LocateConfig.max_pixels`:
+No learned detector; the steps are:
 
-1. Score maps (`agari.vision.regions`): faces are bright and nearly colourless,
-   backs are colourful.
-2. Regions at many threshold levels; tile-shaped ones give the local tile size.
-3. Every region is split into tiles (`agari.vision.split`) by that size and
-   the seams between touching tiles; single tiles pass through whole.
-4. Overlapping proposals from different levels are reduced to the best one.
-5. Tiles are grouped into rows, given an up direction and the sideways flag,
-   and sorted in reading order (`agari.vision.rows`); quads are mapped back to
-   the original image's pixels.
+1. Working scale (`agari.vision.scale`): a small probe estimates the tile size
+   and the photo is shrunk so that tiles are about 64 pixels long (never
+   above `LocateConfig.max_pixels`, never enlarged).
+2. Score maps and regions (`agari.vision.regions`): faces are bright, nearly
+   colourless plates (plain, ink-filled, colourless and locally-bright maps),
+   backs are colourful; each map is thresholded at several levels and the
+   outer contours that are rectangular enough become regions.
+3. Splitting (`agari.vision.split`): each region is cut into tiles along
+   seams and blank bands between faces, by dynamic programming under the
+   local tile size (or a row's own repeat), row by row in a grid.
+4. Scoring and suppression (`agari.vision.proposals`, `agari.vision.scoring`,
+   `agari.vision.verify`): every candidate is scored from its outline, seams,
+   ink, contrast with its surroundings and how often it was found; the best
+   non-overlapping ones are kept.
+5. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
+   direction and the sideways flag, sorted in reading order, and mapped back
+   to the original image's pixels.
 """
 
 from __future__ import annotations
@@ -61,7 +69,7 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
         An empty list when nothing tile-like is in the picture.
 
     Raises:
-        ImageError: not a usable image (wrong type, empty, tiny, blank).
+        ImageError: not a usable image (wrong type or shape, empty, too small).
     """
     bgr = as_bgr(image)
     h, w = bgr.shape[:2]

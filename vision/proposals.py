@@ -66,6 +66,11 @@ class ProposalConfig:
     contrast_min_block: int = 15
     neutral_levels: int = 6
     """Levels of the neutral (bright, colourless) map; 0 skips it."""
+    ink_darkness: float = 0.35
+    """Ink (as scored) is at least this share darker than the face around it: symbols are,
+    wood grain is not."""
+    max_tile_fraction: float = 0.2
+    """A single tile never covers more than this share of the working image."""
     use_filled: bool = True
     """Also threshold the face map with ink filled in (faces crowded with symbols)."""
     min_tile_side: float = 11.0
@@ -167,6 +172,8 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         if size is None:
             continue
         for p in split_region(image, r.contour, size, cfg.split):
+            if quad_area(p.quad) > cfg.max_tile_fraction * image.size:
+                continue  # a whole tray or the photo's own edge, never one tile
             quads.append(p.quad)
             expected.append(size.short * size.long)
             pieces.append(p)
@@ -182,7 +189,8 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         ink = np.full(len(q), cfg.weights.ink_cap, np.float32)  # a back is judged without ink
     else:
         short = float(np.median(np.sqrt(area * cfg.tile_aspect)))
-        ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1))
+        ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1),
+                        darkness=cfg.ink_darkness)
     return {
         "quad": q,
         "face_down": np.full(len(q), face_down),

@@ -36,15 +36,15 @@ FEATURES: tuple[str, ...] = (
 class ScoreWeights:
     """Weights of the proposal score (log-odds per unit of each feature)."""
 
-    side_mean: float = 1.5
-    side_2: float = 0.5
-    seam: float = 5.5
-    uncut: float = -1.1
-    votes: float = 1.1
-    size_dev: float = -3.3
+    side_mean: float = 1.7
+    side_2: float = 0.2
+    seam: float = 5.9
+    uncut: float = -1.0
+    votes: float = 1.15
+    size_dev: float = -2.9
     fill: float = 8.5
     ink: float = 28.0
-    plate: float = 5.0
+    plate: float = 4.0
     bias: float = -13.5
     seam_cap: float = 0.5
     """Seams stronger than this count as this (a clear seam is clear enough)."""
