@@ -31,8 +31,10 @@ from agari.vision.reading_copies import cap_copies
 class RepairConfig:
     """Which single fixes are tried when the first reading wins nothing."""
 
-    tries: int = 3
+    tries: int = 2
     """Fixes of each kind tried at most (the likeliest first)."""
+    max_states: int = 800
+    """Readings examined per plan on a second chance (the first reading may use more)."""
     min_tile_probability: float = 0.05
     """A ``none`` detection is tried as a tile only if its tile names have this much."""
     doubtful_below: float = 0.7
@@ -122,6 +124,9 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         return Repaired(dets, plans, first, notes)
     best = (first.best.level, -first.best.cost) if first is not None else None
     kept = Repaired(dets, plans, first, notes) if first is not None else None
+    # Second chances read on a smaller budget: they only matter when they win easily.
+    quick = replace(reading, max_states=min(reading.max_states, repair.max_states),
+                    give_up=min(reading.give_up, repair.max_states // 4))
     fixes = [(UPRIGHT_PENALTY, None, None, "a tile was read otherwise than it looked (a sideways "
                                            "one as upright, or a white dragon as a back or back "
                                            "as a white dragon)"),
@@ -131,7 +136,7 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         try:
             tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip,
                                                upright=i is None))
-            got = read_hand(tried, tried_plans, situation, config=reading)
+            got = read_hand(tried, tried_plans, situation, config=quick)
         except AgariError:
             continue
         score = (got.best.level, -(got.best.cost + penalty))
