@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
-from agari.vision.quads import quad_area, quad_overlap
+from agari.vision.quads import quad_area, quad_areas, quad_overlap
 from agari.vision.regions import (
     LevelConfig,
     MapConfig,
@@ -184,7 +184,7 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
     q = np.stack(quads).astype(np.float32)
     support = edge_support(image, q, cfg.verify)
     sides = np.sort(support.sides, axis=1)
-    area = np.array([quad_area(x) for x in q], np.float32)
+    area = quad_areas(q).astype(np.float32)
     if face_down:
         ink = np.full(len(q), cfg.weights.ink_cap, np.float32)  # a back is judged without ink
     else:

@@ -82,6 +82,13 @@ def quad_area(quad: np.ndarray) -> float:
     return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
 
 
+def quad_areas(quads: np.ndarray) -> np.ndarray:
+    """Areas of N simple quads ``(N, 4, 2)`` at once: float64 ``(N,)``."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    x, y = q[..., 0], q[..., 1]
+    return np.abs(np.sum(x * np.roll(y, -1, axis=1) - y * np.roll(x, -1, axis=1), axis=1)) / 2.0
+
+
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads."""
     a32 = np.asarray(a, dtype=np.float32).reshape(4, 2)
