@@ -89,22 +89,10 @@ class Tally:
 def match(truth: list[np.ndarray], found: list[np.ndarray], iou: Callable
           ) -> tuple[list[float], dict[int, int]]:
     """Greedy one-to-one matching at `MATCH_IOU`: IoUs of the pairs and truth → found."""
-    pairs = sorted(((iou(t, f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)
-                    if _boxes_touch(t, f)), reverse=True)
-    used_t: set[int] = set()
-    used_f: set[int] = set()
-    out: dict[int, int] = {}
-    ious = []
-    for v, i, j in pairs:
-        if v < MATCH_IOU:
-            break
-        if i in used_t or j in used_f:
-            continue
-        used_t.add(i)
-        used_f.add(j)
-        out[i] = j
-        ious.append(v)
-    return ious, out
+    from agari.vision.quads import match_quads
+
+    pairs = match_quads(truth, found, iou=iou, min_iou=MATCH_IOU)
+    return [v for _, v in pairs.values()], {i: j for i, (j, _) in pairs.items()}
 
 
 def _boxes_touch(a: np.ndarray, b: np.ndarray) -> bool:

@@ -6,6 +6,8 @@ sequence of four ``(x, y)`` points.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import cv2
 import numpy as np
 
@@ -110,6 +112,40 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
 def _ccw(q: np.ndarray) -> np.ndarray:
     hull = cv2.convexHull(q)
     return hull.reshape(-1, 2)
+
+
+def match_quads(truth: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
+                iou: Callable[[np.ndarray, np.ndarray], float] | None = None,
+                min_iou: float = 0.5) -> dict[int, tuple[int, float]]:
+    """Greedy one-to-one matching, best overlap first (as detection benchmarks do).
+
+    Args:
+        truth, found: point sets ``(k, 2)`` (quads, usually).
+        iou: overlap measure; default `quad_iou`.
+        min_iou: pairs below this never match.
+
+    Returns:
+        ``{truth index: (found index, iou)}``.
+    """
+    measure = quad_iou if iou is None else iou
+    pairs = sorted(((measure(t, f), i, j) for i, t in enumerate(truth)
+                    for j, f in enumerate(found) if _bounds_touch(t, f)), reverse=True)
+    used: set[int] = set()
+    out: dict[int, tuple[int, float]] = {}
+    for v, i, j in pairs:
+        if v < min_iou:
+            break
+        if i in out or j in used:
+            continue
+        used.add(j)
+        out[i] = (j, float(v))
+    return out
+
+
+def _bounds_touch(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return bool((a[:, 0].min() < b[:, 0].max()) and (b[:, 0].min() < a[:, 0].max())
+                and (a[:, 1].min() < b[:, 1].max()) and (b[:, 1].min() < a[:, 1].max()))
 
 
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:

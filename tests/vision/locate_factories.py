@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from agari.vision.quads import match_quads
 
 IVORY = (205, 225, 232)
 INKS = ((40, 35, 30), (40, 40, 170), (70, 110, 40), (120, 70, 30))
@@ -134,26 +135,7 @@ def tilt(size: tuple[int, int], amount: float) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """IoU of two convex quads (for matching detections to truth)."""
-    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a.astype(np.float32)),
-                                         cv2.convexHull(b.astype(np.float32)))
-    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def match(truth: list[np.ndarray], found: list[np.ndarray], min_iou: float = 0.5
           ) -> dict[int, int]:
     """Greedy one-to-one matching: truth index → found index, best IoU first."""
-    pairs = sorted(((quad_iou(t, f), i, j) for i, t in enumerate(truth)
-                    for j, f in enumerate(found)), reverse=True)
-    used_t, used_f, out = set(), set(), {}
-    for v, i, j in pairs:
-        if v < min_iou:
-            break
-        if i in used_t or j in used_f:
-            continue
-        used_t.add(i)
-        used_f.add(j)
-        out[i] = j
-    return out
+    return {i: j for i, (j, _) in match_quads(truth, found, min_iou=min_iou).items()}

@@ -7,7 +7,7 @@ import pytest
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.draw import annotate
-from agari.vision.quads import fit_quad, order_quad, quad_iou, quad_overlap
+from agari.vision.quads import fit_quad, match_quads, order_quad, quad_iou, quad_overlap
 
 SQUARE = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
 
@@ -51,3 +51,11 @@ def test_annotate_draws_on_a_copy():
     assert (img == 90).all()
     assert out.shape == img.shape and not np.array_equal(out, img)
     assert annotate(img, []).tolist() == img.tolist()
+
+
+def test_match_quads_is_one_to_one_best_first():
+    truth = [SQUARE, SQUARE + np.float32([20, 0])]
+    found = [SQUARE + np.float32([1, 0]), SQUARE + np.float32([3, 0]), SQUARE + np.float32([50, 0])]
+    pairs = match_quads(truth, found)
+    assert list(pairs) == [0]
+    assert pairs[0][0] == 0 and pairs[0][1] == pytest.approx(9 / 11, abs=1e-3)
