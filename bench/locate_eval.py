@@ -128,8 +128,9 @@ def half_of(root: str) -> str:
     return "fit" if hashlib.sha1(root.encode()).digest()[0] % 2 == 0 else "check"
 
 
-def tray_items(root: Path, names: str, step: int) -> Iterator[tuple[str, np.ndarray, list]]:
-    """``(half, image, truth quads)`` for every ``step``-th photo of a YOLO folder."""
+def tray_items(root: Path, names: str, step: int
+               ) -> Iterator[tuple[str, np.ndarray, list, str]]:
+    """``(half, image, truth quads, photo root)`` for every ``step``-th photo of a YOLO folder."""
     from agari.datasets.yolo import read_yolo
     from agari.models.classifier import read_image
 
@@ -138,7 +139,8 @@ def tray_items(root: Path, names: str, step: int) -> Iterator[tuple[str, np.ndar
             continue
         image = read_image(root / "images" / ann.image)
         quads = [np.asarray(t.quad, np.float32) for t in ann.tiles]
-        yield half_of(photo_root(ann.image)), image, quads
+        root_name = photo_root(ann.image)
+        yield half_of(root_name), image, quads, root_name
 
 
 HAND_ROLES = ("concealed", "win", "meld", "dora", "ura")
@@ -185,11 +187,23 @@ def run_one(image: np.ndarray, classifier) -> tuple[list[np.ndarray], float]:
 
 
 def eval_tray(root: Path, names: str, step: int, classifier) -> dict[str, dict]:
+    """Tallies for the two halves; with a classifier also for the photo roots it was
+    trained on and those it held out (`agari.models.realdata.is_holdout`)."""
     tallies = {"fit": Tally(), "check": Tally()}
-    for half, image, truth in tray_items(root, names, step):
+    held = None
+    if classifier is not None:
+        from agari.models.realdata import is_holdout
+
+        held = is_holdout
+    for half, image, truth, root_name in tray_items(root, names, step):
         found, secs = run_one(image, classifier)
         ious, _ = match(truth, found, box_iou)
-        tallies[half].add(len(truth), len(found), ious, secs, image.shape[0] * image.shape[1] / 1e6)
+        mp = image.shape[0] * image.shape[1] / 1e6
+        keys = [half]
+        if held is not None:
+            keys.append("veto-heldout" if held(root_name) else "veto-trained")
+        for key in keys:
+            tallies.setdefault(key, Tally()).add(len(truth), len(found), ious, secs, mp)
     return {f"tray/{k}": v.report() for k, v in tallies.items()}
 
 
@@ -258,7 +272,7 @@ def fit_weights(tray: Path | None, names: str, step: int, synth: int,
 
     xs, ys = [], []
     if tray is not None:
-        for half, image, truth in tray_items(tray, names, step):
+        for half, image, truth, _ in tray_items(tray, names, step):
             if half == "fit":
                 x, y = _labelled_proposals(image, truth, box_iou)
                 xs.append(x)
