@@ -69,7 +69,7 @@ class SplitConfig:
     """Seam strength is this percentile of darkness along the line (most of it must be dark)."""
     seam_tolerance: int = 1
     """Lines find seams within this many pixels (the dark map is widened by it)."""
-    max_slope: float = 0.25
+    max_slope: float = 0.2
     """Steepest lean of a seam tried, pixels along per pixel across (perspective)."""
     max_slope_steps: int = 4
     """At most this many slopes each side of upright."""
@@ -88,6 +88,10 @@ class SplitConfig:
     min_period_corr: float = 0.3
     """Autocorrelation needed to trust a row's repeat."""
     period_tolerance: float = 0.1
+    sure_period_corr: float = 0.5
+    """A repeat this clear is the only width tried for the row."""
+    period_alt_cost: float = 0.35
+    """DP cost of a sideways tile in a row with a clear repeat."""
     """Segment widths may differ this much from a row's repeat (perspective)."""
     margin_zone: float = 0.14
     """Share of the line at each end of a region where faces are blank (0 disables the test)."""
@@ -288,20 +292,42 @@ def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
                             cfg.min_period_corr) if row else None
             if found is not None:
                 # A row of alike tiles repeats its ink once a tile: trust that width,
-                # and the repeat itself is evidence that these are tiles.
-                widths.insert(0, (found[0], across, cfg.period_tolerance, found[1]))
+                # and the repeat itself is evidence that these are tiles. A clear
+                # repeat is the only width tried; a sideways tile costs more there.
+                period = (found[0], across, cfg.period_tolerance, found[1])
+                widths = [period] if found[1] >= cfg.sure_period_corr else [period, *widths]
         for main, alt, tol, repeat in widths:
             found_cuts = _dp_cuts(guide, float(cfg.pad), cfg.pad + length, main, alt,
-                                  size.short, cfg, tolerance=tol)
+                                  size.short, cfg, tolerance=tol,
+                                  alt_cost=cfg.period_alt_cost if repeat else None)
             if found_cuts is None:
                 continue
             positions, gains = found_cuts
             mean = float(np.mean(gains))
             if best is None or mean > best[0]:
-                cuts = [(p, float(slope[p])) for p in positions]
+                leans = _smooth_leans(positions, slope, seam) if row else slope[positions]
+                cuts = [(p, float(v)) for p, v in zip(positions, leans, strict=True)]
                 strength = max(float(np.min(seam[positions])), repeat)
                 best = (mean, axis, cuts, strength)
     return None if best is None else best[1:]
+
+
+def _smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> np.ndarray:
+    """The seams' leans along a row, fitted as a straight line in the position.
+
+    Seen in perspective, a row's seams lean towards one vanishing point, so the
+    lean changes linearly along the row; a weighted least-squares line (weights:
+    seam strength) keeps one faint seam from leaning the wrong way.
+    """
+    p = np.asarray(positions, np.float64)
+    s = slope[positions].astype(np.float64)
+    w = np.maximum(seam[positions].astype(np.float64), 0.05)
+    if len(p) < 3:
+        return np.full(len(p), float(np.average(s, weights=w)))
+    a = np.stack([np.ones_like(p), p - p.mean()], axis=1) * np.sqrt(w)[:, None]
+    coef, *_ = np.linalg.lstsq(a, s * np.sqrt(w), rcond=None)
+    lo, hi = float(slope.min()), float(slope.max())
+    return np.clip(coef[0] + coef[1] * (p - p.mean()), lo, hi)
 
 
 def _ink_profile(frame: _Frame, axis: int, tile_short: float, cfg: SplitConfig) -> np.ndarray:
@@ -369,8 +395,8 @@ def _bin_peaks(prof: np.ndarray, start: float, b: float, bins: int) -> np.ndarra
 
 
 def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float,
-             short: float, cfg: SplitConfig, *, tolerance: float | None = None
-             ) -> tuple[list[int], list[float]] | None:
+             short: float, cfg: SplitConfig, *, tolerance: float | None = None,
+             alt_cost: float | None = None) -> tuple[list[int], list[float]] | None:
     """Cut positions between ``start`` and ``end`` (frame pixels) by dynamic programming.
 
     Every segment is ``main`` (or, at a cost, ``alt``) wide within the width
@@ -380,15 +406,17 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         ``(positions, seam strengths)`` of the inner cuts, or None when no
         whole number of segments fits or the region is one tile.
     """
-    b = max(1.0, short / cfg.bins_per_tile)
+    tol = cfg.width_tolerance if tolerance is None else tolerance
+    # Bins fine enough that the width tolerance spans a few of them.
+    b = max(1.0, min(short / cfg.bins_per_tile, main * tol / 1.5))
     n = int(round((end - start) / b))
     if n < 2:
         return None
     peak = _bin_peaks(prof, start, b, n + 1)
     gain = prof[peak].astype(float).tolist()
     steps: list[tuple[int, float]] = []
-    for width, extra in ((main, 0.0), (alt, cfg.alt_width_cost)):
-        tol = cfg.width_tolerance if tolerance is None else tolerance
+    other = cfg.alt_width_cost if alt_cost is None else alt_cost
+    for width, extra in ((main, 0.0), (alt, other)):
         k_lo = max(1, math.floor(width * (1 - tol) / b))
         k_hi = math.ceil(width * (1 + tol) / b)
         for k in range(k_lo, k_hi + 1):
