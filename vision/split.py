@@ -1,18 +1,14 @@
 """Split a region of touching tiles (a row, a meld, a tray grid) into single tiles.
 
-A region is rectified by its min-area box. Along each side, the cut positions
-are chosen by dynamic programming over a seam profile: every segment must be
-one tile wide (upright, or a sideways tile's length, which costs a little
-more), and the cuts should fall on dark seams. For a grid the axis whose cuts
-are clearest goes first (the straight seams between rows); each strip is then
-re-fitted and split again, so staggered and slightly curved rows come apart
-cleanly and a row's perspective is followed.
-
-Seam strength of a line is how much darker the line is than the face brightness
-next to it (a black-hat across the line), taken as a low percentile along the
-line so that the line must be dark over most of its length: an ink stroke or a
-bamboo stick darkens only part of it. A gap in the region's mask (tiles that do
-not quite touch) counts as a full seam.
+A region is rectified (`agari.vision.frames`: by its min-area box, or a single
+row by its four corners so that perspective is undone). Along each side, the
+cut positions are chosen by dynamic programming over the profiles of
+`agari.vision.seams`: every segment must be one tile wide (upright, or a
+sideways tile's length, which costs more), and cuts should fall on dark seams
+and in blank bands between faces. A row whose ink repeats clearly takes that
+repeat as its tile width. For a grid the axis whose cuts are clearest goes
+first (the straight seams between rows); each strip is then re-fitted and
+split again, so staggered and slightly curved rows come apart cleanly.
 """
 
 from __future__ import annotations
@@ -22,7 +18,9 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from agari.vision.frames import Frame, cut, rectify
 from agari.vision.quads import fit_quad
+from agari.vision.seams import blank, ink_profile, period, seam_profile, smooth_leans
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,17 +114,6 @@ class Piece:
     cuts: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Frame:
-    """A region rectified: image → frame homography and the frame images."""
-
-    to_frame: np.ndarray  # float64 (3, 3)
-    gray: np.ndarray  # float32 (h, w)
-    mask: np.ndarray  # uint8 (h, w), 1 inside the region
-    width: float  # box side along the frame's x
-    height: float
-
-
 def fits_one(width: float, height: float, size: TileSize, cfg: SplitConfig) -> bool:
     """True when a ``width × height`` box is one tile (either way round) within `one_tile`."""
     lim = math.log(cfg.one_tile)
@@ -165,138 +152,17 @@ def split_region(
             continue
         if cuts > 2 * cfg.max_tiles:
             continue
-        frame = _rectify(gray, c, rect, cfg.pad)
+        frame = rectify(gray, c, rect, cfg.pad)
         plan = _plan(frame, size, cfg)
         if plan is None:
             continue
         axis, positions, strength = plan
-        for part in _cut(frame, axis, positions):
+        for part in cut(frame, axis, positions):
             stack.append((part, min(seam, strength), cuts + 1))
     return out
 
 
-ROW_ASPECT = 0.5
-"""A region thinner than this (short over long side) is a single row of tiles."""
-
-
-def _rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int) -> _Frame:
-    """Warp a region upright: by its outline's four corners when it has them (a row or
-    a tray seen in perspective becomes a rectangle, its seams upright), else by its
-    min-area box."""
-    (cx, cy), (w, h), ang = rect
-    t = math.radians(ang)
-    cos, sin = math.cos(t), math.sin(t)
-    # Frame x runs along the box's width direction (cos, sin), y along (-sin, cos).
-    m = np.array([[cos, sin, -(cos * cx + sin * cy)], [-sin, cos, -(-sin * cx + cos * cy)],
-                  [0.0, 0.0, 1.0]])
-    # Only a single row is warped by its corners: a grid's outline is too ragged to trust.
-    corners = _corners(contour, m) if min(w, h) < ROW_ASPECT * max(w, h) else None
-    if corners is None:
-        fw, fh = int(math.ceil(w)) + 2 * pad, int(math.ceil(h)) + 2 * pad
-        to_frame = np.array([[1.0, 0, fw / 2], [0, 1.0, fh / 2], [0, 0, 1.0]]) @ m
-    else:
-        tl, tr, br, bl = corners
-        w = float(np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
-        h = float(np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-        fw, fh = int(math.ceil(w)) + 2 * pad, int(math.ceil(h)) + 2 * pad
-        dst = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]])
-        to_frame = cv2.getPerspectiveTransform(np.float32(corners), dst).astype(np.float64)
-    g = cv2.warpPerspective(gray, to_frame, (fw, fh), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
-    pts = cv2.perspectiveTransform(contour.reshape(-1, 1, 2).astype(np.float64), to_frame)
-    mask = np.zeros((fh, fw), np.uint8)
-    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
-    return _Frame(to_frame, g.astype(np.float32), mask, float(w), float(h))
-
-
-def _corners(contour: np.ndarray, m: np.ndarray) -> np.ndarray | None:
-    """The outline's four corners TL, TR, BR, BL (image pixels) in the box frame ``m``,
-    or None when the outline is no clean quadrilateral."""
-    quad = fit_quad(contour).astype(np.float64)
-    q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(4, 2)
-    by_y = np.argsort(q[:, 1])
-    top, bottom = by_y[:2], by_y[2:]
-    tl, tr = top[np.argsort(q[top, 0])]
-    bl, br = bottom[np.argsort(q[bottom, 0])]
-    order = [tl, tr, br, bl]
-    if len(set(order)) < 4 or not cv2.isContourConvex(np.float32(q[order]).reshape(-1, 1, 2)):
-        return None
-    return quad[order]
-
-
-def _seam_profile(frame: _Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
-                  lean: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Seam strength (0..1) and slope of the best line through each position along ``axis``.
-
-    Lines cross the axis (axis 0: near-vertical lines at each x). Each is tried
-    at a few slopes, because the seams of a row seen in perspective lean
-    towards a vanishing point. A line's strength is a low percentile of its
-    pixels' darkness against the faces beside them (so most of the line must be
-    dark), capped by its mean darkness in the region's two end zones, where
-    faces keep a blank margin and only a seam is dark.
-
-    Returns:
-        ``(strength, slope)``, float32 arrays as long as the frame along ``axis``;
-        slope is the line's offset along the axis per pixel across it. With
-        ``lean`` False only upright lines are tried.
-    """
-    g, mask = frame.gray, frame.mask
-    if axis == 1:
-        g, mask = g.T, mask.T
-    k = max(3, int(round(cfg.seam_kernel_frac * tile_short)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
-    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
-    inside = mask > 0
-    bright = _bright(g, inside)
-    cap = cfg.seam_clip * max(bright, 1.0)
-    dark = np.minimum(dark, cap) / cap
-    dark[~inside] = 1.0  # background: a gap across the whole line is a perfect seam
-    if cfg.seam_tolerance > 1:
-        # Widen by a pixel so that a line slightly off the seam still finds it.
-        dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
-    h = dark.shape[0]
-    steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
-    steps = steps if lean else 0
-    slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
-    zone = max(1, int(round(cfg.margin_zone * h)))
-    best = np.full(dark.shape[1], -1.0, np.float32)
-    best_slope = np.zeros(dark.shape[1], np.float32)
-    yc = (h - 1) / 2.0
-    for slope in slopes:
-        m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
-        sheared = cv2.warpAffine(dark, m, (dark.shape[1], h),
-                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                                 borderMode=cv2.BORDER_REPLICATE)
-        strength = _low_percentile(sheared, cfg.seam_percentile)
-        if cfg.margin_zone:
-            head = sheared[:zone].mean(axis=0)
-            tail = sheared[h - zone:].mean(axis=0)
-            strength = np.minimum(strength, np.minimum(head, tail))
-        better = strength > best
-        best[better] = strength[better]
-        best_slope[better] = slope
-    return best, best_slope
-
-
-def _bright(g: np.ndarray, inside: np.ndarray) -> float:
-    """The faces' brightness in a frame: the 90th percentile of the pixels inside (sampled)."""
-    v = g[inside][::3]
-    if v.size == 0:
-        return 255.0
-    k = int(0.9 * (v.size - 1))
-    return float(np.partition(v, k)[k])
-
-
-def _low_percentile(a: np.ndarray, q: float, max_rows: int = 32) -> np.ndarray:
-    """Per-column ``q``-th percentile (no interpolation) of ``a``, on at most ``max_rows``
-    evenly spaced rows: enough to tell a seam that runs the whole line from a stroke."""
-    if len(a) > max_rows:
-        a = a[np.linspace(0, len(a) - 1, max_rows).astype(int)]
-    k = int(q / 100.0 * (len(a) - 1))
-    return np.partition(a, k, axis=0)[k]
-
-
-def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
+def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
           ) -> tuple[int, list[tuple[int, float]], float] | None:
     """The clearest set of cuts across one axis: ``(axis, [(position, slope)], weakest seam)``.
 
@@ -312,23 +178,23 @@ def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
         # the seams of a grid seen from above run straight.
         across = frame.height if axis == 0 else frame.width
         row = across <= cfg.one_tile * size.long
-        seam, slope = _seam_profile(frame, axis, size.short, cfg, lean=row)
+        seam, slope = seam_profile(frame, axis, size.short, cfg, lean=row)
         widths = [(size.short, size.long, cfg.width_tolerance, 0.0),
                   (size.long, size.short, cfg.width_tolerance, 0.0)]
         guide = seam
         if cfg.ink_weight:
             # Blank bands guide where a cut goes but are no evidence of a tile edge
             # (a plain table is blank everywhere): strengths stay the seams' own.
-            ink = _ink_profile(frame, axis, size.short, cfg)
-            guide = seam + cfg.ink_weight * _blank(ink, size.short, cfg)
-            found = _period(ink, cfg.period_range[0] * across, cfg.period_range[1] * across,
+            ink = ink_profile(frame, axis, size.short, cfg)
+            guide = seam + cfg.ink_weight * blank(ink, size.short, cfg)
+            found = period(ink, cfg.period_range[0] * across, cfg.period_range[1] * across,
                             cfg.min_period_corr) if row else None
             if found is not None:
                 # A row of alike tiles repeats its ink once a tile: trust that width,
                 # and the repeat itself is evidence that these are tiles. A clear
                 # repeat is the only width tried; a sideways tile costs more there.
-                period = (found[0], across, cfg.period_tolerance, found[1])
-                widths = [period] if found[1] >= cfg.sure_period_corr else [period, *widths]
+                repeat = (found[0], across, cfg.period_tolerance, found[1])
+                widths = [repeat] if found[1] >= cfg.sure_period_corr else [repeat, *widths]
         for main, alt, tol, repeat in widths:
             found_cuts = _dp_cuts(guide, float(cfg.pad), cfg.pad + length, main, alt,
                                   size.short, cfg, tolerance=tol,
@@ -338,80 +204,11 @@ def _plan(frame: _Frame, size: TileSize, cfg: SplitConfig
             positions, gains = found_cuts
             mean = float(np.mean(gains))
             if best is None or mean > best[0]:
-                leans = _smooth_leans(positions, slope, seam) if row else slope[positions]
+                leans = smooth_leans(positions, slope, seam) if row else slope[positions]
                 cuts = [(p, float(v)) for p, v in zip(positions, leans, strict=True)]
                 strength = max(float(np.min(seam[positions])), repeat)
                 best = (mean, axis, cuts, strength)
     return None if best is None else best[1:]
-
-
-def _smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> np.ndarray:
-    """The seams' leans along a row, fitted as a straight line in the position.
-
-    Seen in perspective, a row's seams lean towards one vanishing point, so the
-    lean changes linearly along the row; a weighted least-squares line (weights:
-    seam strength) keeps one faint seam from leaning the wrong way.
-    """
-    p = np.asarray(positions, np.float64)
-    s = slope[positions].astype(np.float64)
-    w = np.maximum(seam[positions].astype(np.float64), 0.05)
-    if len(p) < 3:
-        return np.full(len(p), float(np.average(s, weights=w)))
-    a = np.stack([np.ones_like(p), p - p.mean()], axis=1) * np.sqrt(w)[:, None]
-    coef, *_ = np.linalg.lstsq(a, s * np.sqrt(w), rcond=None)
-    lo, hi = float(slope.min()), float(slope.max())
-    return np.clip(coef[0] + coef[1] * (p - p.mean()), lo, hi)
-
-
-def _ink_profile(frame: _Frame, axis: int, tile_short: float, cfg: SplitConfig) -> np.ndarray:
-    """Share of ink (symbol strokes) on each line across ``axis``, in the middle of the region.
-
-    Ink sits in the middle of every face; the band where two faces meet is
-    blank (two margins and the seam), so a row's ink comes and goes once per tile.
-    """
-    g, mask = frame.gray, frame.mask
-    if axis == 1:
-        g, mask = g.T, mask.T
-    k = max(3, int(round(cfg.ink_kernel_frac * tile_short)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
-    inside = mask > 0
-    bright = _bright(g, inside)
-    ink = (dark >= cfg.ink_darkness * bright) & inside
-    h = ink.shape[0]
-    z = int(cfg.margin_zone * h)
-    return ink[z:max(z + 1, h - z)].mean(axis=0).astype(np.float32)
-
-
-def _blank(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:
-    """1 where a cut would cross no ink within a few pixels, falling to 0 as ink appears."""
-    r = max(1, int(round(cfg.blank_band * tile_short)))
-    near = cv2.dilate(ink.reshape(1, -1), np.ones((1, 2 * r + 1), np.uint8)).ravel()
-    return np.clip(1.0 - near / cfg.ink_full, 0.0, 1.0).astype(np.float32)
-
-
-def _period(ink: np.ndarray, lo: float, hi: float, min_corr: float
-            ) -> tuple[float, float] | None:
-    """``(lag, correlation)``: the lag in ``[lo, hi]`` at which the ink profile best
-    repeats itself, if clearly."""
-    x = ink - ink.mean()
-    n = len(x)
-    energy = float(x @ x)
-    lo_i, hi_i = max(2, int(math.floor(lo))), min(n // 2, int(math.ceil(hi)))
-    if energy <= 1e-9 or hi_i <= lo_i:
-        return None
-    ac = np.correlate(x, x, mode="full")[n - 1:]
-    lags = np.arange(lo_i, hi_i + 1)
-    r = ac[lags] / energy * n / (n - lags)  # unbiased: longer lags overlap less
-    j = int(np.argmax(r))
-    if r[j] < min_corr:
-        return None
-    lag = float(lags[j])
-    if 0 < j < len(r) - 1:  # parabolic refinement around the peak
-        den = r[j - 1] - 2 * r[j] + r[j + 1]
-        if den < 0:
-            lag += 0.5 * (r[j - 1] - r[j + 1]) / den
-    return lag, float(r[j])
 
 
 def _bin_peaks(prof: np.ndarray, start: float, b: float, bins: int) -> np.ndarray:
@@ -480,35 +277,3 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         return None
     cuts.reverse()
     return [peak[c] for c in cuts], [gain[c] for c in cuts]
-
-
-def _cut(frame: _Frame, axis: int, cuts: list[tuple[int, float]]) -> list[np.ndarray]:
-    """Split the frame's mask along lines; return each part's contour in image pixels.
-
-    Each cut is ``(position, slope)``: for axis 0 the line through ``x =
-    position`` at the frame's middle height, leaning ``slope`` pixels in x per
-    pixel in y (axis 1 likewise with x and y swapped).
-    """
-    mask = frame.mask.copy()
-    h, w = mask.shape
-    for pos, slope in cuts:
-        if axis == 0:
-            yc = (h - 1) / 2.0
-            p0 = (pos + slope * (0 - yc), 0.0)
-            p1 = (pos + slope * (h - 1 - yc), h - 1.0)
-        else:
-            xc = (w - 1) / 2.0
-            p0 = (0.0, pos + slope * (0 - xc))
-            p1 = (w - 1.0, pos + slope * (w - 1 - xc))
-        # A 4-connected line leaves no diagonal gap for the 8-connected parts to leak through.
-        cv2.line(mask, tuple(int(round(v)) for v in p0), tuple(int(round(v)) for v in p1), 0, 1,
-                 lineType=4)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    back = np.linalg.inv(frame.to_frame)
-    out = []
-    for c in contours:
-        if cv2.contourArea(c) < 4:
-            continue
-        pts = cv2.perspectiveTransform(c.astype(np.float64), back)
-        out.append(np.round(pts).astype(np.int32))
-    return out

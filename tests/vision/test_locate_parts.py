@@ -7,7 +7,8 @@ import pytest
 from agari.vision.proposals import Proposal
 from agari.vision.rows import arrange
 from agari.vision.scale import choose_scale, shrink
-from agari.vision.split import SplitConfig, TileSize, _dp_cuts, _period, split_region
+from agari.vision.seams import period as _period
+from agari.vision.split import SplitConfig, TileSize, _dp_cuts, split_region
 from agari.vision.verify import edge_support, ink_share
 from locate_factories import add_row, blank
 

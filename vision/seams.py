@@ -1,0 +1,166 @@
+"""Seam and ink profiles across a rectified region: where one tile ends and the next begins.
+
+Each function reads a `agari.vision.frames.Frame` along one axis and returns a
+value per line across that axis:
+
+- seam strength: a low percentile of the line's darkness against the faces
+  beside it (most of the line must be dark, as a seam is; an ink stroke or a
+  bamboo stick darkens only part of it), capped by its darkness in the
+  region's end zones, where faces keep a blank margin; lines are tried at a
+  few leans for rows seen in perspective;
+- ink share: strokes in the middle of the region; the band where two faces
+  meet is blank, so a row's ink repeats once a tile (`period`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from agari.vision.frames import Frame
+
+if TYPE_CHECKING:
+    from agari.vision.split import SplitConfig
+
+
+def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
+                  lean: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Seam strength (0..1) and slope of the best line through each position along ``axis``.
+
+    Lines cross the axis (axis 0: near-vertical lines at each x). Each is tried
+    at a few slopes, because the seams of a row seen in perspective lean
+    towards a vanishing point. A line's strength is a low percentile of its
+    pixels' darkness against the faces beside them (so most of the line must be
+    dark), capped by its mean darkness in the region's two end zones, where
+    faces keep a blank margin and only a seam is dark.
+
+    Returns:
+        ``(strength, slope)``, float32 arrays as long as the frame along ``axis``;
+        slope is the line's offset along the axis per pixel across it. With
+        ``lean`` False only upright lines are tried.
+    """
+    g, mask = frame.gray, frame.mask
+    if axis == 1:
+        g, mask = g.T, mask.T
+    k = max(3, int(round(cfg.seam_kernel_frac * tile_short)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
+    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    inside = mask > 0
+    bright = face_brightness(g, inside)
+    cap = cfg.seam_clip * max(bright, 1.0)
+    dark = np.minimum(dark, cap) / cap
+    dark[~inside] = 1.0  # background: a gap across the whole line is a perfect seam
+    if cfg.seam_tolerance > 1:
+        # Widen by a pixel so that a line slightly off the seam still finds it.
+        dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
+    h = dark.shape[0]
+    steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
+    steps = steps if lean else 0
+    slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
+    zone = max(1, int(round(cfg.margin_zone * h)))
+    best = np.full(dark.shape[1], -1.0, np.float32)
+    best_slope = np.zeros(dark.shape[1], np.float32)
+    yc = (h - 1) / 2.0
+    for slope in slopes:
+        m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
+        sheared = cv2.warpAffine(dark, m, (dark.shape[1], h),
+                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_REPLICATE)
+        strength = low_percentile(sheared, cfg.seam_percentile)
+        if cfg.margin_zone:
+            head = sheared[:zone].mean(axis=0)
+            tail = sheared[h - zone:].mean(axis=0)
+            strength = np.minimum(strength, np.minimum(head, tail))
+        better = strength > best
+        best[better] = strength[better]
+        best_slope[better] = slope
+    return best, best_slope
+
+
+def face_brightness(g: np.ndarray, inside: np.ndarray) -> float:
+    """The faces' brightness in a frame: the 90th percentile of the pixels inside (sampled)."""
+    v = g[inside][::3]
+    if v.size == 0:
+        return 255.0
+    k = int(0.9 * (v.size - 1))
+    return float(np.partition(v, k)[k])
+
+
+def low_percentile(a: np.ndarray, q: float, max_rows: int = 32) -> np.ndarray:
+    """Per-column ``q``-th percentile (no interpolation) of ``a``, on at most ``max_rows``
+    evenly spaced rows: enough to tell a seam that runs the whole line from a stroke."""
+    if len(a) > max_rows:
+        a = a[np.linspace(0, len(a) - 1, max_rows).astype(int)]
+    k = int(q / 100.0 * (len(a) - 1))
+    return np.partition(a, k, axis=0)[k]
+
+
+def smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> np.ndarray:
+    """The seams' leans along a row, fitted as a straight line in the position.
+
+    Seen in perspective, a row's seams lean towards one vanishing point, so the
+    lean changes linearly along the row; a weighted least-squares line (weights:
+    seam strength) keeps one faint seam from leaning the wrong way.
+    """
+    p = np.asarray(positions, np.float64)
+    s = slope[positions].astype(np.float64)
+    w = np.maximum(seam[positions].astype(np.float64), 0.05)
+    if len(p) < 3:
+        return np.full(len(p), float(np.average(s, weights=w)))
+    a = np.stack([np.ones_like(p), p - p.mean()], axis=1) * np.sqrt(w)[:, None]
+    coef, *_ = np.linalg.lstsq(a, s * np.sqrt(w), rcond=None)
+    lo, hi = float(slope.min()), float(slope.max())
+    return np.clip(coef[0] + coef[1] * (p - p.mean()), lo, hi)
+
+
+def ink_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+    """Share of ink (symbol strokes) on each line across ``axis``, in the middle of the region.
+
+    Ink sits in the middle of every face; the band where two faces meet is
+    blank (two margins and the seam), so a row's ink comes and goes once per tile.
+    """
+    g, mask = frame.gray, frame.mask
+    if axis == 1:
+        g, mask = g.T, mask.T
+    k = max(3, int(round(cfg.ink_kernel_frac * tile_short)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    inside = mask > 0
+    bright = face_brightness(g, inside)
+    ink = (dark >= cfg.ink_darkness * bright) & inside
+    h = ink.shape[0]
+    z = int(cfg.margin_zone * h)
+    return ink[z:max(z + 1, h - z)].mean(axis=0).astype(np.float32)
+
+
+def blank(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+    """1 where a cut would cross no ink within a few pixels, falling to 0 as ink appears."""
+    r = max(1, int(round(cfg.blank_band * tile_short)))
+    near = cv2.dilate(ink.reshape(1, -1), np.ones((1, 2 * r + 1), np.uint8)).ravel()
+    return np.clip(1.0 - near / cfg.ink_full, 0.0, 1.0).astype(np.float32)
+
+
+def period(ink: np.ndarray, lo: float, hi: float, min_corr: float
+            ) -> tuple[float, float] | None:
+    """``(lag, correlation)``: the lag in ``[lo, hi]`` at which the ink profile best
+    repeats itself, if clearly."""
+    x = ink - ink.mean()
+    n = len(x)
+    energy = float(x @ x)
+    lo_i, hi_i = max(2, int(math.floor(lo))), min(n // 2, int(math.ceil(hi)))
+    if energy <= 1e-9 or hi_i <= lo_i:
+        return None
+    ac = np.correlate(x, x, mode="full")[n - 1:]
+    lags = np.arange(lo_i, hi_i + 1)
+    r = ac[lags] / energy * n / (n - lags)  # unbiased: longer lags overlap less
+    j = int(np.argmax(r))
+    if r[j] < min_corr:
+        return None
+    lag = float(lags[j])
+    if 0 < j < len(r) - 1:  # parabolic refinement around the peak
+        den = r[j - 1] - 2 * r[j] + r[j + 1]
+        if den < 0:
+            lag += 0.5 * (r[j - 1] - r[j + 1]) / den
+    return lag, float(r[j])
