@@ -56,16 +56,18 @@ class Tally:
     empty_images: int = 0
     empty_false: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     megapixels: float = 0.0
 
     def add(self, n_truth: int, n_found: int, ious: list[float], seconds: float, mp: float,
-            ignored: int = 0) -> None:
+            ignored: int = 0, cpu: float = 0.0) -> None:
         self.images += 1
         self.truth += n_truth
         self.found += n_found - ignored
         self.matched += len(ious)
         self.ious += ious
         self.seconds += seconds
+        self.cpu_seconds += cpu
         self.megapixels += mp
         if n_truth == 0:
             self.empty_images += 1
@@ -83,6 +85,7 @@ class Tally:
             if self.empty_images else None,
             "ms_per_image": round(1e3 * self.seconds / max(1, self.images), 1),
             "ms_per_megapixel": round(1e3 * self.seconds / max(1e-9, self.megapixels), 1),
+            "cpu_ms_per_image": round(1e3 * self.cpu_seconds / max(1, self.images), 1),
         }
 
 
@@ -175,15 +178,17 @@ def synth_items(n: int, seed: int, size: tuple[int, int]
         yield ann.meta_value("kind", "synth"), image, required, optional
 
 
-def run_one(image: np.ndarray, classifier) -> tuple[list[np.ndarray], float]:
-    """Detections' quads and the seconds the locator (and classifier) took."""
+def run_one(image: np.ndarray, classifier) -> tuple[list[np.ndarray], float, float]:
+    """Detections' quads, and the wall-clock and CPU seconds the locator (and classifier)
+    took (CPU time is steadier on a shared machine)."""
     from agari.vision.locate import locate
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     dets = locate(image)
     if classifier is not None:
         dets = [d for d in classifier.classify_detections(image, dets) if d.label is not None]
-    return [np.asarray(d.quad, np.float32) for d in dets], time.perf_counter() - t0
+    return ([np.asarray(d.quad, np.float32) for d in dets], time.perf_counter() - t0,
+            time.process_time() - c0)
 
 
 def eval_tray(root: Path, names: str, step: int, classifier) -> dict[str, dict]:
@@ -196,14 +201,14 @@ def eval_tray(root: Path, names: str, step: int, classifier) -> dict[str, dict]:
 
         held = is_holdout
     for half, image, truth, root_name in tray_items(root, names, step):
-        found, secs = run_one(image, classifier)
+        found, secs, cpu = run_one(image, classifier)
         ious, _ = match(truth, found, box_iou)
         mp = image.shape[0] * image.shape[1] / 1e6
         keys = [half]
         if held is not None:
             keys.append("veto-heldout" if held(root_name) else "veto-trained")
         for key in keys:
-            tallies.setdefault(key, Tally()).add(len(truth), len(found), ious, secs, mp)
+            tallies.setdefault(key, Tally()).add(len(truth), len(found), ious, secs, mp, cpu=cpu)
     return {f"tray/{k}": v.report() for k, v in tallies.items()}
 
 
@@ -212,7 +217,7 @@ def eval_synth(n: int, seed: int, size: tuple[int, int], classifier) -> dict[str
     tile is not false, nor is a half-hidden tile)."""
     tallies: dict[str, Tally] = {}
     for kind, image, required, optional in synth_items(n, seed, size):
-        found, secs = run_one(image, classifier)
+        found, secs, cpu = run_one(image, classifier)
         mp = image.shape[0] * image.shape[1] / 1e6
         everything = [q for g in required.values() for q in g]
         ious, pairs = match(everything, found, quad_iou)
@@ -221,7 +226,7 @@ def eval_synth(n: int, seed: int, size: tuple[int, int], classifier) -> dict[str
         _, extra = match(optional, rest, quad_iou)
         for key in ("synth/all", f"synth/{kind}"):
             tallies.setdefault(key, Tally()).add(len(everything), len(found), ious, secs, mp,
-                                                 ignored=len(extra))
+                                                 ignored=len(extra), cpu=cpu)
         start = 0
         for group, quads in required.items():
             sub = {i - start: j for i, j in pairs.items() if start <= i < start + len(quads)}
@@ -231,7 +236,7 @@ def eval_synth(n: int, seed: int, size: tuple[int, int], classifier) -> dict[str
     reports = {k: v.report() for k, v in tallies.items()}
     for group in ("hand", "other", "back"):
         for key in ("precision", "empty_images", "false_per_empty", "ms_per_image",
-                    "ms_per_megapixel"):
+                    "ms_per_megapixel", "cpu_ms_per_image"):
             reports.get(f"synth/{group}", {}).pop(key, None)
     return reports
 
