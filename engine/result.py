@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from agari.engine.hand import Hand
+    from agari.engine.points import Payment
     from agari.engine.tiles import Tile
 
 
@@ -118,14 +119,17 @@ class ScoreResult(namedtuple("ScoreResult", _RESULT_FIELDS)):
     def to_json_text(self) -> str:
         """`to_json` already encoded: the same document as ``json.dumps(to_json())``.
 
-        Assembled from cached fragments (yaku rows, fu items) because a batch
-        encodes one per line; the equality is tested on thousands of hands.
+        Assembled from cached fragments (yaku rows, fu items, payments) because a
+        batch encodes one per line; the equality is tested on thousands of hands.
         """
         payment = self.payment
-        yaku = ", ".join([_yaku_fragment(y) for y in self.yaku])
-        fu = ", ".join([_fu_fragment(item) for item in self.fu_raw])
-        groups = ", ".join(['"' + g + '"' for g in render_groups(self.hand, self.groups)])
-        payments = ", ".join([f'"{k}": {v}' for k, v in payment.payments.items()])
+        yaku = _YAKU_TEXTS.get(self.yaku) or _yaku_text(self.yaku)
+        fragments = _FRAGMENTS
+        fu = ", ".join([fragments.get(item) or _fu_fragment(item) for item in self.fu_raw])
+        groups = render_groups(self.hand, self.groups)
+        groups = '"' + '", "'.join(groups) + '"' if groups else ""
+        key = (payment.tsumo, payment.dealer_win, payment.ron, payment.dealer, payment.non_dealer)
+        payments = _PAYMENT_TEXTS.get(key) or _payment_text(key, payment)
         return (
             f'{{"hand": "{self.hand}", "win": "{self.win.name}", '
             f'"tsumo": {"true" if self.tsumo else "false"}, "han": {self.han}, "fu": {self.fu}, '
@@ -136,22 +140,37 @@ class ScoreResult(namedtuple("ScoreResult", _RESULT_FIELDS)):
 
 
 _FRAGMENTS: dict[Any, str] = {}
+_YAKU_TEXTS: dict[tuple, str] = {}
+_PAYMENT_TEXTS: dict[tuple, str] = {}
+_MEMO_SIZE = 1 << 14
+"""Most encoded rows repeat from hand to hand; the memos stop growing at this size."""
 
 
-def _yaku_fragment(y: YakuHit) -> str:
-    text = _FRAGMENTS.get(y)
-    if text is None:
-        text = _FRAGMENTS[y] = json.dumps(
-            {"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False
-        )
+def _yaku_text(rows: tuple[YakuHit, ...]) -> str:
+    """The yaku list's JSON items (a few hundred combinations cover most hands)."""
+    text = ", ".join(
+        [
+            json.dumps({"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False)
+            for y in rows
+        ]
+    )
+    if len(_YAKU_TEXTS) < _MEMO_SIZE:
+        _YAKU_TEXTS[rows] = text
+    return text
+
+
+def _payment_text(key: tuple, payment: Payment) -> str:
+    text = ", ".join([f'"{k}": {v}' for k, v in payment.payments.items()])
+    if len(_PAYMENT_TEXTS) < _MEMO_SIZE:
+        _PAYMENT_TEXTS[key] = text
     return text
 
 
 def _fu_fragment(item: tuple) -> str:
-    text = _FRAGMENTS.get(item)
-    if text is None:
-        ((reason, fu),) = describe((item,))
-        text = _FRAGMENTS[item] = json.dumps({"reason": reason, "fu": fu}, ensure_ascii=False)
+    ((reason, fu),) = describe((item,))
+    text = json.dumps({"reason": reason, "fu": fu}, ensure_ascii=False)
+    if len(_FRAGMENTS) < _MEMO_SIZE:
+        _FRAGMENTS[item] = text
     return text
 
 
@@ -162,31 +181,35 @@ def _string(text: str) -> str:
     return encoded
 
 
-_SEQ_TEXT = {s: format_tiles(TILES[s : s + 3]) for s in range(27) if s % 9 <= 6}
-_TRIP_TEXT = tuple(format_tiles([t] * 3) for t in TILES)
-_PAIR_TEXT = tuple(format_tiles([t] * 2) for t in TILES)
+_GROUP_TEXT = {
+    **{4 * s: format_tiles(TILES[s : s + 3]) for s in range(27) if s % 9 <= 6},
+    **{4 * k + 1: format_tiles([t] * 3) for k, t in enumerate(TILES)},
+    **{4 * k + 2: format_tiles([t] * 2) for k, t in enumerate(TILES)},
+}
+"""MPSZ text of each set and pair by sort key: kind·4, then run 0 < triplet 1 < pair 2."""
 
 
 def render_groups(hand: Hand, groups) -> tuple[str, ...]:
     """Groups as MPSZ text: concealed sets and pair by kind (red fives kept), then the melds."""
-    melds = tuple(m.text for m in hand.melds)
+    melds = tuple([m.text for m in hand.melds]) if hand.melds else ()
     if groups is None:  # thirteen orphans: one group of all 14
         return (format_tiles(hand.concealed),) + melds
     if not groups:
         return melds
     if len(groups) == 3 and isinstance(groups[1], tuple):
         pair, seqs, trips = groups
-        keyed = sorted(
-            [(s, 0, _SEQ_TEXT[s]) for s in seqs]
-            + [(t, 1, _TRIP_TEXT[t]) for t in trips]
-            + [(pair, 2, _PAIR_TEXT[pair])]
-        )
-        texts = [text for _, _, text in keyed]
+        keys = [4 * s for s in seqs]
+        if trips:
+            keys += [4 * t + 1 for t in trips]
+        keys.append(4 * pair + 2)
+        keys.sort()
     else:
-        texts = [_PAIR_TEXT[k] for k in groups]
-    reds = [t for t in hand.concealed if t.red]
-    if reds:
-        texts = _mark_reds(texts, reds)
+        keys = [4 * k + 2 for k in groups]
+    texts = [_GROUP_TEXT[k] for k in keys]
+    if hand.reds != (0, 0, 0):
+        reds = [t for t in hand.concealed if t.red]
+        if reds:
+            texts = _mark_reds(texts, reds)
     return tuple(texts) + melds
 
 
