@@ -69,6 +69,11 @@ class ProposalConfig:
     ink_darkness: float = 0.35
     """Ink (as scored) is at least this share darker than the face around it: symbols are,
     wood grain is not."""
+    back_max_marks: float = 0.04
+    """Backs with more marks than this share of their middle are something printed."""
+    back_min_seam: float = 0.12
+    """Backs cut from a longer coloured region need a seam at least this clear: a wall of
+    backs has seams, a point stick or a pen does not."""
     max_tile_fraction: float = 0.2
     """A single tile never covers more than this share of the working image."""
     use_filled: bool = True
@@ -174,6 +179,8 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         for p in split_region(image, r.contour, size, cfg.split):
             if quad_area(p.quad) > cfg.max_tile_fraction * image.size:
                 continue  # a whole tray or the photo's own edge, never one tile
+            if face_down and p.cuts and p.seam < cfg.back_min_seam:
+                continue  # a seamless colour strip (a point stick, a pen) cut to size
             quads.append(p.quad)
             expected.append(size.short * size.long)
             pieces.append(p)
@@ -182,15 +189,23 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         return {}
 
     q = np.stack(quads).astype(np.float32)
+    area = quad_areas(q).astype(np.float32)
+    short = float(np.median(np.sqrt(area * cfg.tile_aspect)))
+    ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1),
+                    darkness=cfg.ink_darkness)
+    if face_down:
+        # A back is plain colour: marks on it (a key's letter, print on paper) rule it
+        # out; otherwise it is judged without ink.
+        keep = np.nonzero(ink <= cfg.back_max_marks)[0]
+        if not len(keep):
+            return {}
+        q, area = q[keep], area[keep]
+        pieces = [pieces[i] for i in keep]
+        expected = [expected[i] for i in keep]
+        weights = [weights[i] for i in keep]
+        ink = np.full(len(q), cfg.weights.ink_cap, np.float32)
     support = edge_support(image, q, cfg.verify)
     sides = np.sort(support.sides, axis=1)
-    area = quad_areas(q).astype(np.float32)
-    if face_down:
-        ink = np.full(len(q), cfg.weights.ink_cap, np.float32)  # a back is judged without ink
-    else:
-        short = float(np.median(np.sqrt(area * cfg.tile_aspect)))
-        ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1),
-                        darkness=cfg.ink_darkness)
     return {
         "quad": q,
         "face_down": np.full(len(q), face_down),
