@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
     from agari.engine.hand import Hand
     from agari.engine.points import Payment
-    from agari.engine.tiles import Tile
 
 
 class YakuHit(namedtuple("YakuHit", "name han name_ja name_zh yakuman", defaults=(0,))):
@@ -207,25 +206,31 @@ def render_groups(hand: Hand, groups) -> tuple[str, ...]:
         keys = [4 * k + 2 for k in groups]
     texts = [_GROUP_TEXT[k] for k in keys]
     if hand.reds != (0, 0, 0):
-        reds = [t for t in hand.concealed if t.red]
-        if reds:
-            texts = _mark_reds(texts, reds)
+        _mark_reds(texts, _concealed_reds(hand))
     return tuple(texts) + melds
 
 
-def _mark_reds(groups: list[str], reds: list[Tile]) -> list[str]:
+def _concealed_reds(hand: Hand) -> list[int]:
+    """Red fives among the concealed tiles, per suit (m, p, s)."""
+    reds = list(hand.reds)
+    for m in hand.melds:
+        for t in m.tiles:
+            if t.red:
+                reds[t.kind // 9] -= 1
+    return reds
+
+
+def _mark_reds(groups: list[str], reds: list[int]) -> None:
     """Write each concealed red five as 0, in the first groups holding a five of its suit.
 
     A 0 in place of the first 5 is already canonical MPSZ (red sorts just before the fives).
     """
-    left = {"m": 0, "p": 0, "s": 0}
-    for t in reds:
-        left[t.suit] += 1
-    out = []
-    for text in groups:
-        suit = text[-1]
-        while left.get(suit) and "5" in text:
-            text = text.replace("5", "0", 1)
-            left[suit] -= 1
-        out.append(text)
-    return out
+    for i, text in enumerate(groups):
+        suit = _RED_SUIT.get(text[-1])
+        if suit is not None and reds[suit] and "5" in text:
+            n = min(reds[suit], text.count("5"))
+            groups[i] = text.replace("5", "0", n)
+            reds[suit] -= n
+
+
+_RED_SUIT = {"m": 0, "p": 1, "s": 2}

@@ -8,7 +8,7 @@ costs a look-up instead of a search. The file is made from the recursive
 definition in `shapes` and checked against it (``tests/engine/test_suit_table.py``);
 rebuild it after changing that definition::
 
-    python -c "from agari.engine.suit_table import write_table; write_table()"
+    python -c "from agari.engine.suit_table_build import write_table; write_table()"
 
 Layout (little-endian uint32): magic, pattern count, split count, the sorted
 pattern keys (base 5, lowest number first), per-pattern offsets into the
@@ -79,15 +79,6 @@ def decode(code: int) -> Split:
     return pair, tuple(seqs), tuple(trips)
 
 
-def _encode(split: Split) -> int:
-    pair, seqs, trips = split
-    code, shift = pair + 1 | len(seqs) << 4 | len(trips) << 7, 10
-    for offset in (*seqs, *trips):
-        code |= offset << shift
-        shift += 4
-    return code
-
-
 def _load() -> tuple[array, array, array]:
     global _TABLE
     with open(PATH, "rb") as f:
@@ -96,41 +87,8 @@ def _load() -> tuple[array, array, array]:
         data.byteswap()
     magic, n_patterns, n_splits = data[0:3]
     if magic != MAGIC or len(data) != 3 + 2 * n_patterns + 1 + n_splits:
-        raise RuntimeError(f"{PATH} is not a suit table: rebuild it with write_table()")
+        raise RuntimeError(f"{PATH} is not a suit table: rebuild it (suit_table_build)")
     keys = data[3 : 3 + n_patterns]
     offsets = data[3 + n_patterns : 4 + 2 * n_patterns]
     _TABLE = keys, offsets, data[4 + 2 * n_patterns :]
     return _TABLE
-
-
-def build_table() -> tuple[list[int], list[int], list[int]]:
-    """(keys, offsets, codes) from `agari.engine.shapes`' recursive definition (takes seconds)."""
-    from itertools import product
-
-    from agari.engine.shapes import suit_splits
-
-    found = []
-    for counts in product(range(5), repeat=9):
-        pattern = counts[::-1]  # product varies the last digit fastest: keys come out sorted
-        n = sum(pattern)
-        if n <= MAX_TILES and n % 3 != 1:
-            splits = suit_splits(pattern)
-            if splits:
-                found.append((sum(map(mul, pattern, _POW5)), splits))
-    keys, offsets, codes = [], [0], []
-    for key, splits in found:
-        keys.append(key)
-        codes.extend(_encode(s) for s in splits)
-        offsets.append(len(codes))
-    return keys, offsets, codes
-
-
-def write_table(path: str = PATH) -> None:
-    """Rebuild the shipped table file from the recursive definition."""
-    keys, offsets, codes = build_table()
-    data = array("I", [MAGIC, len(keys), len(codes), *keys, *offsets, *codes])
-    if sys.byteorder == "big":
-        data.byteswap()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data.tobytes())

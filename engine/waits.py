@@ -15,7 +15,7 @@ from agari.engine.hand import Hand
 from agari.engine.result import ScoreResult
 from agari.engine.rules import Rules
 from agari.engine.scoring import score
-from agari.engine.shapes import shanten_of, waits_of
+from agari.engine.shapes import waits_of
 from agari.engine.tiles import FIVE_KINDS, TILES, Tile
 
 
@@ -34,6 +34,8 @@ def waits(hand: Hand) -> list[Tile]:
 
 def shanten(hand: Hand) -> int:
     """Tiles away from tenpai: 0 tenpai, -1 complete (13 or 14 tiles, melds counted)."""
+    from agari.engine.shanten import shanten_of  # not needed to score, so not loaded for it
+
     return shanten_of(hand.counts, len(hand.melds))
 
 

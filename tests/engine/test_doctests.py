@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["tiles", "rules", "points", "hand", "context", "shapes", "dora", "fu", "scoring",
-           "requests", "batch", "waits", "random_hands"]
+           "requests", "batch", "waits", "random_hands", "shanten", "suit_table"]
 
 
 @pytest.mark.parametrize("name", MODULES)

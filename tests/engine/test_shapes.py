@@ -4,7 +4,8 @@ import random
 
 import pytest
 from agari.engine import InvalidHand, parse_hand
-from agari.engine.shapes import counts_of, decompositions, is_chiitoitsu, is_kokushi, shanten_of
+from agari.engine.shanten import shanten_of
+from agari.engine.shapes import counts_of, decompositions, is_chiitoitsu, is_kokushi
 from agari.engine.waits import shanten, waits
 
 

@@ -1,7 +1,14 @@
 import pytest
-
 from agari.engine.errors import InvalidTile
-from agari.engine.tiles import CLASS_NAMES, KINDS, TILE_NAMES, Tile, format_tiles, kind_counts, parse_tiles
+from agari.engine.tiles import (
+    CLASS_NAMES,
+    KINDS,
+    TILE_NAMES,
+    Tile,
+    format_tiles,
+    kind_counts,
+    parse_tiles,
+)
 
 
 def test_tile_list_shape():
