@@ -147,14 +147,17 @@ _MEMO_SIZE = 1 << 14
 
 def _yaku_text(rows: tuple[YakuHit, ...]) -> str:
     """The yaku list's JSON items (a few hundred combinations cover most hands)."""
-    text = ", ".join(
-        [
-            json.dumps({"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False)
-            for y in rows
-        ]
-    )
+    fragments = _FRAGMENTS
+    text = ", ".join([fragments.get(y) or _yaku_fragment(y) for y in rows])
     if len(_YAKU_TEXTS) < _MEMO_SIZE:
         _YAKU_TEXTS[rows] = text
+    return text
+
+
+def _yaku_fragment(y: YakuHit) -> str:
+    text = _FRAGMENTS[y] = json.dumps(
+        {"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False
+    )
     return text
 
 
