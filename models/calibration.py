@@ -9,10 +9,16 @@ classifier's embedding and a shape descriptor of the crop
 owes nothing to the training sets), the colours of its face and back, and
 which red fives the set has.
 
-`TilesetProfile.adjust` combines the model's probabilities with that evidence
-as a product of experts, per crop and class ``c``::
+`TilesetProfile.adjust` combines the model's output with that evidence as a
+product of experts, per crop and class ``c``::
 
-    log p'(c) = alpha * log p(c) + beta * s(c) [+ log absent_prior]    (then normalised)
+    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * s(c) [− colour(c)] [+ log absent_prior]
+
+then normalised. ``M`` is how the model reads *this* set: ``M[c, c']`` is its
+mean probability of ``c'`` over the views of ``c`` (smoothed towards the
+identity). Where the model reads the set right, ``M`` is near the identity
+and the first term is its own ``log p(c)``; where it reads this set's 4s as 0s,
+a crop it calls 0s counts as evidence for 4s too, and the similarity decides.
 
 ``s(c)`` is the crop's similarity to this set's own views of ``c``: per
 channel (embedding, shape), the cosine similarity to the nearest views, both
@@ -40,6 +46,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import BACK, NONE
+from agari.models.calibration_evidence import (
+    class_similarity,
+    colour_penalty,
+    confusion,
+    confusion_log_likelihood,
+    keep_mass,
+    tile_mean,
+    unit_rows,
+)
 from agari.models.calibration_features import CropLooks
 
 RED_FIVE_NAMES = ("0m", "0p", "0s")
@@ -51,11 +66,13 @@ class AdjustConfig:
     """How strongly a profile's evidence moves the model's probabilities.
 
     Attributes:
-        alpha: weight of the model's log-probabilities (1 keeps them; < 1 softens a
-            model that is over-sure on a set it never saw).
+        alpha: weight of the model's evidence (its output read through its
+            confusions on this set; < 1 softens a model over-sure on a set it never saw).
         beta: weight of the similarity evidence (per unit of cosine similarity).
         shape_weight: share of the shape descriptors in the similarity (the rest is
             the embedding's); used when the crops' descriptors are given.
+        confusion_smoothing: share of the identity mixed into the model's confusions
+            (0 trusts them fully; 1 ignores them: plain ``log p``).
         colour_tolerance: Lab distance between a crop's middle colour and a class's
             nearest view that costs nothing (light and white balance vary).
         colour_weight: log-probability lost per ``colour_tolerance`` beyond it.
@@ -69,15 +86,16 @@ class AdjustConfig:
             evidence share out only the rest among the tile classes.
     """
 
-    alpha: float = 0.25
-    beta: float = 24.0
-    shape_weight: float = 0.5
+    alpha: float = 1.0
+    beta: float = 16.0
+    shape_weight: float = 0.3
+    confusion_smoothing: float = 0.3
     colour_tolerance: float = 20.0
     colour_weight: float = 3.0
     absent_prior: float = 0.02
     neighbours: int = 1
     ref_quantile: float = 0.5
-    keep_none: bool = False
+    keep_none: bool = True
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -89,6 +107,9 @@ class AdjustConfig:
         if self.colour_tolerance <= 0 or self.colour_weight < 0:
             raise InvalidInput(f"colour_tolerance must be > 0 and colour_weight >= 0, got "
                                f"{self.colour_tolerance}, {self.colour_weight}")
+        if not 0.0 <= self.confusion_smoothing <= 1.0:
+            raise InvalidInput(f"confusion_smoothing must be in [0, 1], got "
+                               f"{self.confusion_smoothing}")
         if not 0.0 <= self.shape_weight <= 1.0:
             raise InvalidInput(f"shape_weight must be in [0, 1], got {self.shape_weight}")
         if not 0.0 <= self.ref_quantile <= 1.0:
@@ -110,13 +131,6 @@ class PhotoRecord:
     added: str
 
 
-def unit_rows(x: np.ndarray) -> np.ndarray:
-    """Rows of ``x`` scaled to unit length (zero rows stay zero); float32 ``(N, D)``."""
-    x = np.asarray(x, np.float32)
-    norm = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.maximum(norm, np.float32(1e-12))
-
-
 @dataclass(frozen=True, eq=False)
 class TilesetProfile:
     """What agari knows about one tile set; build with `TilesetProfile.create` and `added`.
@@ -129,6 +143,8 @@ class TilesetProfile:
         samples: float32 ``(N, D)`` raw embeddings of the calibration views.
         shapes: float32 ``(N, F)`` shape descriptors of the same views (``F`` may be 0).
         colours: float32 ``(N, 3)`` the views' middle colours (CIE Lab).
+        view_probs: float32 ``(N, C)`` the model's probabilities for each view (how
+            it reads this set).
         labels: int32 ``(N,)`` index into ``class_names`` of each sample.
         tile_ids: int32 ``(N,)`` which physical tile (one per kind per photo) a view is of.
         reds: red fives this set has (as laid out).
@@ -144,6 +160,7 @@ class TilesetProfile:
     samples: np.ndarray
     shapes: np.ndarray
     colours: np.ndarray
+    view_probs: np.ndarray
     labels: np.ndarray
     tile_ids: np.ndarray
     reds: tuple[str, ...] = RED_FIVE_NAMES
@@ -156,10 +173,12 @@ class TilesetProfile:
         n = len(self.labels)
         if self.samples.ndim != 2 or self.shapes.ndim != 2 or len(self.samples) != n \
                 or len(self.shapes) != n or self.colours.shape != (n, 3) \
+                or self.view_probs.shape != (n, len(self.class_names)) \
                 or len(self.tile_ids) != n:
             raise ModelError(f"profile {self.name!r}: expected samples (N, D), shapes (N, F), "
-                             f"colours (N, 3), labels (N,) and tile_ids (N,), got "
-                             f"{self.samples.shape}, {self.shapes.shape}, {self.colours.shape}, "
+                             f"colours (N, 3), view_probs (N, C), labels (N,) and tile_ids (N,), "
+                             f"got {self.samples.shape}, {self.shapes.shape}, "
+                             f"{self.colours.shape}, {self.view_probs.shape}, "
                              f"{self.labels.shape}, {self.tile_ids.shape}")
         if n and (self.labels.min() < 0 or self.labels.max() >= len(self.class_names)):
             raise ModelError(f"profile {self.name!r}: a label is outside the class list")
@@ -177,12 +196,14 @@ class TilesetProfile:
         return cls(name=name, model_id=model_id, class_names=tuple(class_names),
                    samples=np.zeros((0, dim), np.float32),
                    shapes=np.zeros((0, shape_dim), np.float32),
-                   colours=np.zeros((0, 3), np.float32), labels=np.zeros(0, np.int32),
+                   colours=np.zeros((0, 3), np.float32),
+                   view_probs=np.zeros((0, len(class_names)), np.float32),
+                   labels=np.zeros(0, np.int32),
                    tile_ids=np.zeros(0, np.int32), reds=tuple(reds),
                    config=config or AdjustConfig())
 
     def added(self, samples: np.ndarray, looks: CropLooks, labels: Sequence[str],
-              tile_ids: np.ndarray, *, photo: PhotoRecord,
+              tile_ids: np.ndarray, *, photo: PhotoRecord, probs: np.ndarray | None = None,
               back_colour: Sequence[float] | None = None,
               face_colour: Sequence[float] | None = None) -> TilesetProfile:
         """A copy with one more photo's views added.
@@ -190,6 +211,8 @@ class TilesetProfile:
         Args:
             samples: float32 ``(M, D)`` embeddings of the photo's views.
             looks: their shape descriptors and middle colours.
+            probs: float32 ``(M, C)`` the model's probabilities for them; None takes
+                the model to read every view right (no confusions learned).
             labels: ``M`` class names (each in ``class_names``).
             tile_ids: int ``(M,)`` the physical tile of each view, numbered within the photo.
             photo: the record kept for this photo.
@@ -205,6 +228,11 @@ class TilesetProfile:
         if missing:
             raise ModelError(f"classes {missing} are not among the model's classes")
         lab = np.array([index[c] for c in labels], np.int32)
+        probs = np.eye(len(self.class_names), dtype=np.float32)[lab] if probs is None \
+            else np.asarray(probs, np.float32)
+        if probs.shape != (len(samples), len(self.class_names)):
+            raise ModelError(f"expected view probabilities ({len(samples)}, "
+                             f"{len(self.class_names)}), got {probs.shape}")
         offset = int(self.tile_ids.max()) + 1 if len(self.tile_ids) else 0
         ids = np.asarray(tile_ids, np.int32) + offset
         k = len(self.photos)
@@ -213,6 +241,7 @@ class TilesetProfile:
             samples=np.concatenate([self.samples, samples]),
             shapes=np.concatenate([self.shapes, looks.shapes]),
             colours=np.concatenate([self.colours, looks.colours]),
+            view_probs=np.concatenate([self.view_probs, probs]),
             labels=np.concatenate([self.labels, lab]),
             tile_ids=np.concatenate([self.tile_ids, ids]),
             back_colour=_running_mean(self.back_colour, back_colour, k),
@@ -239,7 +268,7 @@ class TilesetProfile:
     @property
     def centre(self) -> np.ndarray:
         """float32 ``(D,)``: the mean embedding of the set (each tile weighs the same)."""
-        return _cached(self, "centre", lambda: _tile_mean(self.samples, self.tile_ids))
+        return _cached(self, "centre", lambda: tile_mean(self.samples, self.tile_ids))
 
     def features(self, embeddings: np.ndarray) -> np.ndarray:
         """Embeddings ``(N, D)`` → centred unit vectors ``(N, D)`` float32, as compared."""
@@ -247,7 +276,7 @@ class TilesetProfile:
 
     def shape_features(self, shapes: np.ndarray) -> np.ndarray:
         """Shape descriptors ``(N, F)`` → centred unit vectors, as compared."""
-        centre = _cached(self, "shape_centre", lambda: _tile_mean(self.shapes, self.tile_ids))
+        centre = _cached(self, "shape_centre", lambda: tile_mean(self.shapes, self.tile_ids))
         return unit_rows(np.asarray(shapes, np.float32) - centre)
 
     @property
@@ -295,20 +324,17 @@ class TilesetProfile:
         return sim
 
     def colour_penalty(self, colours: np.ndarray) -> np.ndarray:
-        """float32 ``(N, C)`` ≤ 0: log-probability each class loses for colours off its views.
-
-        Classes without views lose nothing.
-        """
+        """float32 ``(N, C)`` ≤ 0: log-probability each class loses for colours off its views."""
         cfg = self.config
-        out = np.zeros((len(colours), len(self.class_names)), np.float32)
-        if not len(self.labels) or not len(colours) or cfg.colour_weight == 0:
-            return out
-        dist = np.linalg.norm(np.asarray(colours, np.float32)[:, None] - self.colours[None],
-                              axis=2)
-        for c in np.unique(self.labels):
-            nearest = dist[:, self.labels == c].min(axis=1)
-            out[:, c] = -cfg.colour_weight * np.maximum(0.0, nearest / cfg.colour_tolerance - 1)
-        return out
+        return colour_penalty(colours, self.colours, self.labels, len(self.class_names),
+                              tolerance=cfg.colour_tolerance, weight=cfg.colour_weight)
+
+    @property
+    def confusion(self) -> np.ndarray:
+        """float32 ``(C, C)``: how the model reads this set (`calibration_evidence.confusion`)."""
+        return _cached(self, "confusion", lambda: confusion(
+            self.view_probs, self.labels, len(self.class_names),
+            smoothing=self.config.confusion_smoothing))
 
     @property
     def _has_views(self) -> np.ndarray:
@@ -316,19 +342,15 @@ class TilesetProfile:
 
     def _class_similarities(self, emb: np.ndarray, shapes: np.ndarray | None) -> np.ndarray:
         """Per class, mixed-channel similarity to its nearest views (-inf for classes without)."""
-        out = np.full((len(emb), len(self.class_names)), -np.inf, np.float32)
         if not len(self.labels) or not len(emb):
-            return out
+            return np.full((len(emb), len(self.class_names)), -np.inf, np.float32)
         channels = [(self.features(emb) @ self._sample_features.T, 1.0)]
         if shapes is not None:
             w = self.config.shape_weight
             channels = [(channels[0][0], 1.0 - w),
                         (self.shape_features(shapes) @ self._sample_shapes.T, w)]
-        k = self.config.neighbours
-        for c in np.unique(self.labels):
-            cols = self.labels == c
-            out[:, c] = sum(weight * _top_mean(sim[:, cols], k) for sim, weight in channels)
-        return out
+        return class_similarity(channels, self.labels, len(self.class_names),
+                                self.config.neighbours)
 
     @property
     def _sample_features(self) -> np.ndarray:
@@ -355,7 +377,7 @@ class TilesetProfile:
         if p.ndim != 2 or p.shape[1] != len(self.class_names):
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
-        logits = cfg.alpha * np.log(np.maximum(p, np.float32(1e-12)))
+        logits = cfg.alpha * confusion_log_likelihood(p, self.confusion)
         logits += cfg.beta * self.similarities(embeddings, looks)
         if looks is not None:
             logits += self.colour_penalty(looks.colours)
@@ -368,11 +390,7 @@ class TilesetProfile:
             # Bare table, a fragment or a gap resembles a set's plainest faces (白, the back)
             # as much as those resemble themselves: whether a crop is a tile at all stays the
             # model's call, and the set's evidence only decides which tile it is.
-            k = self.class_names.index(NONE)
-            p_none = p[:, k:k + 1]
-            rest = 1.0 - out[:, k:k + 1]
-            out *= (1.0 - p_none) / np.maximum(rest, np.float32(1e-12))
-            out[:, k] = p_none[:, 0]
+            out = keep_mass(out, p, self.class_names.index(NONE))
         return out.astype(np.float32)
 
     def summary(self) -> dict:
@@ -397,24 +415,6 @@ def _cached(profile: TilesetProfile, key: str, make):
     if key not in cache:
         cache[key] = make()
     return cache[key]
-
-
-def _top_mean(sim: np.ndarray, k: int) -> np.ndarray:
-    """Row-wise mean of the ``k`` largest values of ``sim`` ``(N, M)``."""
-    if sim.shape[1] > k:
-        sim = np.partition(sim, sim.shape[1] - k, axis=1)[:, -k:]
-    return sim.mean(axis=1)
-
-
-def _tile_mean(samples: np.ndarray, tile_ids: np.ndarray) -> np.ndarray:
-    """Mean over tiles of each tile's mean view (so tiles with more views weigh the same)."""
-    if not len(samples):
-        return np.zeros(samples.shape[1], np.float32)
-    ids, inverse = np.unique(tile_ids, return_inverse=True)
-    sums = np.zeros((len(ids), samples.shape[1]), np.float64)
-    np.add.at(sums, inverse, samples)
-    per_tile = sums / np.bincount(inverse)[:, None]
-    return per_tile.mean(axis=0).astype(np.float32)
 
 
 def _running_mean(old: tuple[float, ...] | None, new: Sequence[float] | None,

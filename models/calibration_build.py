@@ -41,7 +41,8 @@ class ViewConfig:
 
     View 0 is the locator's crop, view 1 the same turned 180°; every further view
     is loosely framed (corner noise ``jitter`` × width, turned by up to ``turn``
-    degrees, foreshortened down to ``squash``), seen at a lower resolution (tile
+    degrees, foreshortened down to ``squash``, its far edge narrowed by up to
+    ``keystone``), seen at a lower resolution (tile
     width drawn from ``width_px``), lit by ``gain``, blurred up to ``blur`` px,
     with sensor noise up to ``noise``, and turned 180° every other time.
 
@@ -53,6 +54,7 @@ class ViewConfig:
     jitter: float = 0.04
     turn: float = 4.0
     squash: float = 0.75
+    keystone: float = 0.0
     width_px: tuple[float, float] = (14.0, 60.0)
     gain: tuple[float, float] = (0.6, 1.25)
     blur: float = 1.2
@@ -123,9 +125,13 @@ def _moved(q: np.ndarray, width: float, config: ViewConfig,
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
     up = (q[0] + q[1] - q[2] - q[3]) / 2
     up_unit = up / max(float(np.linalg.norm(up)), 1e-6)
+    right_unit = np.array([-up_unit[1], up_unit[0]], np.float32)
     rel = q - centre
     along_up = rel @ up_unit
     rel = rel - (1.0 - rng.uniform(config.squash, 1.0)) * along_up[:, None] * up_unit
+    # Keystone: the far edge of a tile seen at a slant looks narrower than the near one.
+    far = [0, 1] if rng.random() < 0.5 else [2, 3]
+    rel[far] -= rng.uniform(0, config.keystone) * (rel[far] @ right_unit)[:, None] * right_unit
     moved = rel @ rot.T + centre
     return moved + rng.normal(0, config.jitter * width, (4, 2)).astype(np.float32)
 
@@ -227,15 +233,15 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
     crops = np.concatenate([tile_views(image, b.detection, size=spec.input_size,
                                        margin=spec.crop_margin, config=views, rng=rng)
                             for b in bound])
-    emb = classifier.predict(crops).embeddings
+    seen = classifier.predict(crops)
     looks = looks_of(classifier, crops)
     back, face = colour_stats(plain, names)
     record = PhotoRecord(source=source, tiles=len(bound),
                          added=datetime.now(UTC).isoformat(timespec="seconds"))
     labels = [n for n in names for _ in range(views.views)]
     ids = np.repeat(np.arange(len(bound)), views.views)
-    updated = profile.added(emb, looks, labels, ids, photo=record, back_colour=back,
-                            face_colour=face)
+    updated = profile.added(seen.embeddings, looks, labels, ids, photo=record,
+                            probs=seen.probs, back_colour=back, face_colour=face)
     agree = float(np.mean([b == n for b, n in zip(preds.best, names, strict=True)]))
     report = CalibrationReport(source=source, tiles=len(bound), views=len(labels),
                                model_agreement=agree,

@@ -7,8 +7,9 @@ weighs the evidence. The ``.npz`` beside it holds the embeddings (``samples``,
 ``labels``, ``tile_ids``) and, for outside readers, the per-class
 ``prototypes`` (centred unit means) with their ``prototype_labels``; agari
 itself recomputes those from the samples. ``shapes`` holds the views' shape
-descriptors and ``colours`` their middle colours, CIE Lab
-(`agari.models.calibration_features`).
+descriptors, ``colours`` their middle colours, CIE Lab
+(`agari.models.calibration_features`), and ``view_probs`` the model's
+probabilities for them (how it reads this set).
 
 Both files are written to temporary names and renamed into place, the arrays
 first, so a stopped write never leaves a profile whose halves disagree. The
@@ -26,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 from agari.engine.errors import InvalidInput, ModelError
-from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile, unit_rows
+from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile
+from agari.models.calibration_evidence import unit_rows
 
 FORMAT = "agari-tileset"
 FORMAT_VERSION = 1
@@ -91,6 +93,7 @@ def save(profile: TilesetProfile, root: str | os.PathLike[str]) -> Path:
     np.savez_compressed(tmp_npz, samples=profile.samples.astype(np.float32),
                         shapes=profile.shapes.astype(np.float32),
                         colours=profile.colours.astype(np.float32),
+                        view_probs=profile.view_probs.astype(np.float32),
                         labels=profile.labels.astype(np.int32),
                         tile_ids=profile.tile_ids.astype(np.int32),
                         prototypes=prototypes, prototype_labels=labels)
@@ -118,8 +121,8 @@ def load(root: str | os.PathLike[str], name: str) -> TilesetProfile:
     try:
         head = json.loads(js.read_text(encoding="utf-8"))
         with np.load(npz) as arrays:
-            arrays = tuple(arrays[k] for k in ("samples", "shapes", "colours", "labels",
-                                                "tile_ids"))
+            arrays = tuple(arrays[k] for k in ("samples", "shapes", "colours", "view_probs",
+                                                "labels", "tile_ids"))
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"tile-set profile {name!r} is damaged ({js.parent}): {exc}") from None
     return _from_header(head, arrays, source=str(js))
@@ -150,13 +153,14 @@ def _from_header(head: dict, arrays: tuple[np.ndarray, ...], *, source: str) -> 
         raise ModelError(f"{source} is not an agari tile-set profile")
     if int(head.get("version", 0)) > FORMAT_VERSION:
         raise ModelError(f"{source} was written by a newer agari (format {head['version']})")
-    samples, shapes, colours, labels, tile_ids = arrays
+    samples, shapes, colours, view_probs, labels, tile_ids = arrays
     try:
         return TilesetProfile(
             name=str(head["name"]), model_id=str(head["model_id"]),
             class_names=tuple(head["class_names"]),
             samples=np.asarray(samples, np.float32), shapes=np.asarray(shapes, np.float32),
             colours=np.asarray(colours, np.float32),
+            view_probs=np.asarray(view_probs, np.float32),
             labels=np.asarray(labels, np.int32),
             tile_ids=np.asarray(tile_ids, np.int32), reds=tuple(head["reds"]),
             back_colour=_tuple(head.get("back_colour_bgr")),

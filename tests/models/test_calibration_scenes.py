@@ -8,7 +8,7 @@ jitter only) and the renderer's scenes it also trains on
 (`agari.datasets.tileface.sample_style`: both art variants, ink and face
 colours within its own ranges):
 
-- ``hollow``: every stroke wider than a few pixels drawn as its outline
+- ``hollow``: every stroke wider than a 18th of the face drawn as its outline
   (outlined circles, sticks and characters): a face geometry never trained on;
 - ``elastic``: each face's art bent by a smooth random displacement field
   (up to 4 % of the face width), fixed per set — the same designs drawn by
@@ -16,6 +16,9 @@ colours within its own ranges):
 - ``offpalette``: brown numerals, violet circles and blue ink, purple bamboo
   and 發, on a mint or pale-blue face — outside every training palette (red
   kept red, so that red fives stay red);
+- ``goldfives``: the red fives printed in gold (or blue) instead of red, as in
+  sets whose dora fives are gold: the model card puts them out of scope, and
+  the layout tells agari which tile is which;
 - ``dark``: the ``dark`` (light-ink) faces on black, navy or green faces.
   *Rarely seen*, not unseen: the renderer draws about one scene in nine with
   them, and the classifier trains on rendered scenes.
@@ -47,7 +50,7 @@ from agari.datasets.tileface import SetStyle, sample_style
 from agari.engine.tiles import BACK
 from agari.models.calibration_layout import ReferenceLayout
 
-UNSEEN = ("hollow", "elastic", "offpalette")
+UNSEEN = ("hollow", "elastic", "offpalette", "goldfives")
 """Set families the classifier never trained on (see the module doc)."""
 FAMILIES = (*UNSEEN, "dark")
 """Every family besides ``plain`` (the renderer's own random set)."""
@@ -73,7 +76,8 @@ def _rebuild(art: ArtSet, name: str, bend) -> ArtSet:
 
 def _hollow(_: str, layers: np.ndarray) -> np.ndarray:
     a = layers.astype(np.float32)
-    width = max(2, round(layers.shape[1] / 60))
+    # An outline about a 36th of the face wide: strokes narrower than twice that stay solid.
+    width = max(2, round(layers.shape[1] / 36))
     inner = cv2.erode(a, np.ones((2 * width + 1,) * 2, np.uint8)).reshape(a.shape)
     return np.clip(a - inner, 0, 255).astype(np.uint8)
 
@@ -95,6 +99,22 @@ def _elastic(rng: np.random.Generator):
         return out.reshape(layers.shape)
 
     return bend
+
+
+def _gold_fives(art: ArtSet, rng: np.random.Generator) -> ArtSet:
+    """``art`` with the red fives' red ink moved to the gold (or blue) ink layer."""
+    red = INK_LAYERS.index("red")
+    to = INK_LAYERS.index("gold" if rng.random() < 0.7 else "blue")
+
+    def recolour(face: str, layers: np.ndarray) -> np.ndarray:
+        if face not in ("0m", "0p", "0s"):
+            return layers
+        out = layers.copy()
+        out[..., to] = np.maximum(out[..., to], out[..., red])
+        out[..., red] = 0
+        return out
+
+    return _rebuild(art, "goldfives", recolour)
 
 
 def _offpalette(style: SetStyle, rng: np.random.Generator) -> SetStyle:
@@ -121,6 +141,8 @@ def unseen_style(seed: int, family: str) -> SetStyle:
         return replace(style, art=_rebuild(style.art, "elastic", _elastic(rng)), _cache={})
     if family == "offpalette":
         return _offpalette(style, rng)
+    if family == "goldfives":
+        return replace(style, art=_gold_fives(style.art, rng), _cache={})
     if family != "plain":
         raise ValueError(f"unknown family {family!r}")
     return style
@@ -231,12 +253,15 @@ def test_families_render_a_full_layout(family):
 
 def test_families_change_the_faces():
     plain = unseen_style(5, "plain")
-    base, _ = plain.texture("3p", 120)
+    base, _ = plain.texture("1z", 120)
     for family in ("hollow", "elastic"):
-        other, _ = unseen_style(5, family).texture("3p", 120)
+        other, _ = unseen_style(5, family).texture("1z", 120)
         assert base.shape == other.shape
         assert np.abs(base.astype(int) - other.astype(int)).mean() > 3.0
     assert unseen_style(5, "dark").face.mean() < 90
+    gold, _ = unseen_style(5, "goldfives").texture("0p", 120)
+    red, _ = plain.texture("0p", 120)
+    assert np.abs(gold.astype(int) - red.astype(int)).mean() > 3.0
     assert unseen_style(5, "offpalette").face[2] < unseen_style(5, "offpalette").face[1]
 
 

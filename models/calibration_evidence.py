@@ -1,0 +1,98 @@
+"""The arithmetic of a profile's evidence: similarities, colour, the model's confusions.
+
+Pure numpy functions over arrays; `agari.models.calibration.TilesetProfile`
+holds the arrays and decides how they combine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_TINY = np.float32(1e-12)
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """Rows of ``x`` scaled to unit length (zero rows stay zero); float32 ``(N, D)``."""
+    x = np.asarray(x, np.float32)
+    norm = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.maximum(norm, _TINY)
+
+
+def top_mean(sim: np.ndarray, k: int) -> np.ndarray:
+    """Row-wise mean of the ``k`` largest values of ``sim`` ``(N, M)``."""
+    if sim.shape[1] > k:
+        sim = np.partition(sim, sim.shape[1] - k, axis=1)[:, -k:]
+    return sim.mean(axis=1)
+
+
+def tile_mean(samples: np.ndarray, tile_ids: np.ndarray) -> np.ndarray:
+    """Mean over tiles of each tile's mean view (so tiles with more views weigh the same)."""
+    if not len(samples):
+        return np.zeros(samples.shape[1], np.float32)
+    ids, inverse = np.unique(tile_ids, return_inverse=True)
+    sums = np.zeros((len(ids), samples.shape[1]), np.float64)
+    np.add.at(sums, inverse, samples)
+    per_tile = sums / np.bincount(inverse)[:, None]
+    return per_tile.mean(axis=0).astype(np.float32)
+
+
+def class_similarity(channels: list[tuple[np.ndarray, float]], labels: np.ndarray,
+                     n_classes: int, k: int) -> np.ndarray:
+    """Per class, the weighted sum over channels of the mean of the ``k`` nearest views.
+
+    Args:
+        channels: ``(similarity (N, S) to the S views, weight)`` per channel.
+        labels: int ``(S,)`` class of each view.
+
+    Returns:
+        float32 ``(N, n_classes)``; ``-inf`` for classes without views.
+    """
+    n = len(channels[0][0]) if channels else 0
+    out = np.full((n, n_classes), -np.inf, np.float32)
+    for c in np.unique(labels):
+        cols = labels == c
+        out[:, c] = sum(weight * top_mean(sim[:, cols], k) for sim, weight in channels)
+    return out
+
+
+def colour_penalty(colours: np.ndarray, view_colours: np.ndarray, labels: np.ndarray,
+                   n_classes: int, *, tolerance: float, weight: float) -> np.ndarray:
+    """float32 ``(N, n_classes)`` ≤ 0: ``weight`` per ``tolerance`` by which a crop's colour
+    is further than ``tolerance`` from every view of a class (0 for classes without views)."""
+    out = np.zeros((len(colours), n_classes), np.float32)
+    if not len(labels) or not len(colours) or weight == 0:
+        return out
+    dist = np.linalg.norm(np.asarray(colours, np.float32)[:, None] - view_colours[None], axis=2)
+    for c in np.unique(labels):
+        nearest = dist[:, labels == c].min(axis=1)
+        out[:, c] = -weight * np.maximum(0.0, nearest / tolerance - 1)
+    return out
+
+
+def confusion(view_probs: np.ndarray, labels: np.ndarray, n_classes: int, *,
+              smoothing: float) -> np.ndarray:
+    """How the model reads this set: ``M[c, c']`` = its mean probability of ``c'`` over the
+    views of ``c``, mixed with ``smoothing`` of the identity; identity rows for classes
+    without views. float32 ``(C, C)``, rows summing to 1."""
+    m = np.eye(n_classes, dtype=np.float32)
+    for c in np.unique(labels):
+        m[c] = (1 - smoothing) * view_probs[labels == c].mean(axis=0) + smoothing * m[c]
+    return m
+
+
+def confusion_log_likelihood(probs: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``log Σ_c' p(c') M[c, c']``: how likely the model's output is if the truth is ``c``.
+
+    Where the model reads this set's 4s as 0s, a crop it calls 0s may be either;
+    where it reads the set right, this is just its own ``log p``.
+    """
+    return np.log(np.maximum(np.asarray(probs, np.float32) @ m.T, _TINY))
+
+
+def keep_mass(out: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
+    """``out`` (N, C) with column ``k`` set back to ``probs``'s and the rest rescaled."""
+    p_k = probs[:, k:k + 1]
+    rest = 1.0 - out[:, k:k + 1]
+    out = out * (1.0 - p_k) / np.maximum(rest, _TINY)
+    out[:, k] = p_k[:, 0]
+    return out
