@@ -77,18 +77,20 @@ def suit_splits(pattern: tuple[int, ...]) -> tuple[Decomposition, ...]:
 
 
 def _part(pattern: tuple[int, ...], start: int):
-    """(holds the pair, decompositions in absolute kinds) for one suit, or None if impossible."""
+    """(holds the pair, decompositions in absolute kinds, the only one or None) for one suit."""
     tiles = sum(pattern)
     rest = tiles % 3
     if rest == 1:
-        return None
+        return _IMPOSSIBLE
     if start < 27 and tiles <= suit_table.MAX_TILES and max(pattern) <= 4:
         shifted = _SHIFTED[start // 9]
         splits = tuple([shifted.get(code) or _shift_code(shifted, code, start)
                         for code in suit_table.codes(pattern)])
     else:
         splits = tuple([_shift(split, start) for split in _suit_parts(pattern, start < 27)])
-    return (rest == 2, splits) if splits else None
+    if not splits:
+        return _IMPOSSIBLE
+    return rest == 2, splits, splits[0] if len(splits) == 1 else None
 
 
 def _shift(split: Decomposition, start: int) -> Decomposition:
@@ -112,13 +114,11 @@ def _shift_code(shifted: dict, code: int, start: int) -> Decomposition:
 
 _SUIT_MEMO: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 """Per suit (m, p, s, z): pattern → `_part` of it. Real hands repeat suit patterns a lot."""
-_IMPOSSIBLE = (False, ())
+_IMPOSSIBLE = (False, (), None)
 
 
 def _suit(memo: dict, pattern: tuple[int, ...], start: int):
-    part = memo.get(pattern)
-    if part is None:
-        part = memo[pattern] = _part(pattern, start) or _IMPOSSIBLE
+    part = memo[pattern] = _part(pattern, start)
     return part
 
 
@@ -131,10 +131,14 @@ def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, 
     p = pm.get(counts[9:18]) or _suit(pm, counts[9:18], 9)
     s = sm.get(counts[18:27]) or _suit(sm, counts[18:27], 18)
     z = zm.get(counts[27:34]) or _suit(zm, counts[27:34], 27)
-    if m[0] + p[0] + s[0] + z[0] != 1 or not (m[1] and p[1] and s[1] and z[1]):
+    if m[0] + p[0] + s[0] + z[0] != 1:
         return ()
-    if len(m[1]) == len(p[1]) == len(s[1]) == len(z[1]) == 1:
-        return (_join((m[1][0], p[1][0], s[1][0], z[1][0])),)
+    a, b, c, d = m[2], p[2], s[2], z[2]
+    if a and b and c and d:  # one way to split each suit: the usual case
+        pair = max(a[0], b[0], c[0], d[0])
+        return ((pair, a[1] + b[1] + c[1] + d[1], a[2] + b[2] + c[2] + d[2]),)
+    if not (m[1] and p[1] and s[1] and z[1]):
+        return ()
     return tuple(_join(combo) for combo in product(m[1], p[1], s[1], z[1]))
 
 

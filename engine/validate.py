@@ -30,12 +30,16 @@ def check_situation(hand: Hand, ctx: WinContext, rules: Rules) -> None:
     if ctx.tenhou or ctx.chiihou or ctx.renhou or ctx.rinshan or ctx.nagashi:
         _check_rare(hand, ctx, rules)
     held, reds = hand.held, hand.reds
-    if ctx.dora or ctx.ura or ctx.nuki:
-        if len(ctx.ura) > len(ctx.dora):
+    dora = ctx.dora
+    # One dora indicator, not a five, not a fifth copy: nothing to count (the usual case).
+    if ctx.ura or ctx.nuki or len(dora) > 1 or (dora and _indicator_counts(dora[0], held)):
+        if len(ctx.ura) > len(dora):
             raise InvalidInput(
-                f"{len(ctx.ura)} ura indicators but only {len(ctx.dora)} dora indicators"
+                f"{len(ctx.ura)} ura indicators but only {len(dora)} dora indicators"
             )
         held, reds = _with_indicators(held, reds, ctx)
+    if not (held[4] or held[13] or held[22]):
+        return  # no five at all: no red or plain five too many
     limits = rules.red_fives if ctx.players == 4 else rules.sanma_red_fives
     if (
         reds[0] > limits[0]
@@ -46,6 +50,12 @@ def check_situation(hand: Hand, ctx: WinContext, rules: Rules) -> None:
         or held[22] + limits[2] - reds[2] > 4
     ):
         _reject_fives(held, reds, limits, ctx.players, rules)
+
+
+def _indicator_counts(indicator, held) -> bool:
+    """Whether one indicator changes the copy or five counts (or is 2m-8m, checked later)."""
+    kind = indicator.kind
+    return held[kind] >= 4 or kind in FIVE_KINDS or kind in SANMA_MISSING
 
 
 def _check_rare(hand: Hand, ctx: WinContext, rules: Rules) -> None:
