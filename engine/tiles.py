@@ -226,8 +226,8 @@ def read_group(text: str) -> tuple[list[Tile], str, tuple[int, ...] | None, list
     Raises:
         InvalidTile: on any character that is not part of a ``digits+suit`` run.
     """
-    found = _RUN.findall(text)
-    if sum(map(len, found)) != len(text):
+    found = text.translate(_RUN_ENDS).split(",")
+    if found.pop():  # the text does not end with a suit letter
         return _parse_slowly(text)
     tiles: list[Tile] = []
     texts = []
@@ -236,6 +236,8 @@ def read_group(text: str) -> tuple[list[Tile], str, tuple[int, ...] | None, list
     rank = -1
     for key in found:
         run = _RUNS.get(key) or _read_run(key, text)
+        if run is None:
+            return _parse_slowly(text)  # not digits and a suit: the exact error from there
         tiles.extend(run[0])
         texts.append(run[1])
         suit = run[2]
@@ -247,7 +249,15 @@ def read_group(text: str) -> tuple[list[Tile], str, tuple[int, ...] | None, list
     return tiles, "".join(texts), suits[0] + suits[1] + suits[2] + suits[3], reds[:3]
 
 
-def _read_run(key: str, text: str) -> tuple:
+_RUN_ENDS = str.maketrans({suit: suit + "," for suit in SUITS})
+"""Marks the end of each ``digits+suit`` run, to split a group into runs."""
+
+
+def _read_run(key: str, text: str) -> tuple | None:
+    """(tiles, canonical text, suit, counts in the suit, red fives, no fifth copy) of one
+    ``digits+suit`` run, or None if ``key`` is not one."""
+    if not _RUN.fullmatch(key):
+        return None
     suit = SUITS.index(key[-1])
     by_digit, base = _BY_DIGIT[suit], 9 * suit
     counts = [0] * len(_NO_SUIT[suit])

@@ -75,3 +75,26 @@ def test_structure_predicates():
     assert Tile.parse("5z").is_honor and not Tile.parse("5z").is_terminal
     assert not Tile.parse("5p").is_yaochuu
     assert kind_counts(parse_tiles("0m5m5m"))[4] == 3
+
+
+def test_group_reading_matches_the_plain_reader_on_random_text():
+    """Runs are read once and remembered; tiles, canonical text and errors stay those of the
+    plain left-to-right reader."""
+    import random
+
+    from agari.engine.tiles import _RUNS, _parse_slowly, parse_group
+
+    rng = random.Random(3)
+    for _ in range(20000):
+        text = "".join(rng.choice("01234567899mpsz ,x") for _ in range(rng.randint(0, 14)))
+        if rng.random() < 0.1:
+            _RUNS.clear()
+        try:
+            fast = parse_group(text)
+        except InvalidTile as err:
+            fast = str(err)
+        try:
+            plain = _parse_slowly(text)[:2]
+        except InvalidTile as err:
+            plain = str(err)
+        assert fast == plain, text
