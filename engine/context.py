@@ -99,6 +99,20 @@ class WinContext(_Situation):
         _check_flags(self)
         return self
 
+    @classmethod
+    def _from_request(cls, values: list[Any]) -> WinContext:
+        """A context from every field's value in order, of the types `parse_request` checks
+        (bools, whole numbers, winds, tiles): only what types cannot tell is checked here."""
+        self = tuple.__new__(cls, values)
+        if self.players == 3 and self.seat_wind == 3:
+            raise InvalidInput("3-player mahjong has no North seat")
+        if self.nuki:
+            _check_nuki(self)
+        if len(self.dora) > MAX_INDICATORS or len(self.ura) > MAX_INDICATORS:
+            _check_indicators(self)
+        _check_flags(self)
+        return self
+
     @property
     def dealer(self) -> bool:
         """The winner sits East (親)."""
@@ -132,14 +146,18 @@ def _check_values(ctx: WinContext) -> None:
         if type(value) is not int or value < 0:
             raise InvalidInput(f"{name} must be a whole number ≥ 0, got {value!r}")
     if ctx.nuki:
-        if players != 3:
-            raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
-        if ctx.nuki > MAX_NUKI:
-            raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
+        _check_nuki(ctx)
     if ctx.win is not None and type(ctx.win) is not Tile and not isinstance(ctx.win, Tile):
         raise InvalidInput(f"win must be a Tile, got {ctx.win!r}")
     if ctx.dora or ctx.ura:
         _check_indicators(ctx)
+
+
+def _check_nuki(ctx: WinContext) -> None:
+    if ctx.players != 3:
+        raise InvalidInput("nuki (north dora) exists only in 3-player mahjong (--players 3)")
+    if ctx.nuki > MAX_NUKI:
+        raise InvalidInput(f"at most {MAX_NUKI} north tiles can be set aside, got {ctx.nuki}")
 
 
 def _bad_wind(name: str, value: Any) -> None:

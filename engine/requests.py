@@ -64,7 +64,7 @@ def parse_request(
     if text is None:
         raise InvalidInput("missing field 'hand'")
     hand = parse_hand(_string(text, "hand"), players=values[_PLAYERS])
-    return hand, WinContext._make(values), _rules(rules_spec, rules_cache)
+    return hand, WinContext._from_request(values), _rules(rules_spec, rules_cache)
 
 
 def parse_situation(
@@ -78,7 +78,7 @@ def parse_situation(
     text, values, rules_spec = _fields(request)
     if text is not None:
         raise InvalidInput("this request takes no 'hand' field")
-    return WinContext._make(values), _rules(rules_spec, rules_cache)
+    return WinContext._from_request(values), _rules(rules_spec, rules_cache)
 
 
 def _fields(request: Mapping[str, Any]) -> tuple[Any, list[Any], Any]:
