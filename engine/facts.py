@@ -6,8 +6,7 @@ is only checked when its gate holds, so most rows cost nothing for most hands.
 
 from __future__ import annotations
 
-from operator import itemgetter
-
+from agari.engine.fu import meld_fu_items
 from agari.engine.tiles import TERMINAL_HONOR_KINDS
 
 STANDARD, CHIITOITSU, KOKUSHI = 0, 1, 2
@@ -62,7 +61,6 @@ _G_THREE_SEQS, _G_DUP_SEQS, _G_OUTSIDE, _G_PINFU = (
     _B["three_seqs"], _B["dup_seqs"], _B["outside"], _B["pinfu"])
 _G_THREE_TRIPS, _G_MANY_ANKOU = _B["three_trips"], _B["many_ankou"]
 _G_CHIITOI, _G_KOKUSHI = _B["chiitoi"], _B["kokushi"]
-_YAOCHUU_OF = itemgetter(*sorted(TERMINAL_HONOR_KINDS))
 
 
 class HandFacts:
@@ -72,7 +70,8 @@ class HandFacts:
     rows cost nothing for most hands.
 
     ``chi_starts``, ``meld_trips`` and ``ankans`` describe the melds: what each
-    reading adds to its concealed sets.
+    reading adds to its concealed sets. ``tsumo``, ``meld_items``, ``meld_fu`` and
+    ``winds`` are what `agari.engine.fu.standard_fu` needs (a `HandFu` in all but name).
 
     Args:
         hand: the complete 14-tile `Hand` (kans counted as 3).
@@ -98,6 +97,10 @@ class HandFacts:
         "chi_starts",
         "meld_trips",
         "ankans",
+        "tsumo",
+        "meld_items",
+        "meld_fu",
+        "winds",
     )
 
     def __init__(self, hand, ctx, rules, win: int) -> None:
@@ -106,60 +109,85 @@ class HandFacts:
         self.melds = melds = hand.melds
         self.closed = hand.closed
         kans = ankans = 0
-        chi_starts, meld_trips = [], []
-        for m in melds:
-            if m.kind == "chi":
-                chi_starts.append(m.first)
-                continue
-            meld_trips.append(m.first)
-            if len(m.tiles) == 4:
-                kans += 1
-                ankans += m.kind == "ankan"
+        self.chi_starts = self.meld_trips = self.meld_items = ()
+        self.meld_fu = 0
+        if melds:
+            kans, ankans = _meld_facts(self, melds)
         self.kans, self.ankans = kans, ankans
-        self.chi_starts, self.meld_trips = tuple(chi_starts), tuple(meld_trips)
-        self.seat = 27 + ctx.seat_wind
-        self.round = 27 + ctx.round_wind
+        self.tsumo = ctx.tsumo
+        self.seat = seat = 27 + ctx.seat_wind
+        self.round = round_wind = 27 + ctx.round_wind
+        self.winds = (seat, round_wind, rules.double_wind_pair_fu)
         self.ctx = ctx
         self.rules = rules
         self.win = win
-        # Tuple comparisons against all-zero slices: cheaper than any() over each suit.
-        man, pin, sou = all_counts[0:9] != _NO9, all_counts[9:18] != _NO9, all_counts[18:27] != _NO9
-        self.suits = n_suits = man + pin + sou
-        self.honors = honors = all_counts[27:34] != _NO7
-        yaochuu = sum(_YAOCHUU_OF(all_counts))
+        # Per suit: (held at all, terminals and honours held, gate bits), once per pattern.
+        facts = _SUIT_FACTS
+        man = facts.get(all_counts[0:9]) or _suit_facts(all_counts[0:9], False)
+        pin = facts.get(all_counts[9:18]) or _suit_facts(all_counts[9:18], False)
+        sou = facts.get(all_counts[18:27]) or _suit_facts(all_counts[18:27], False)
+        hon = facts.get(all_counts[27:34]) or _suit_facts(all_counts[27:34], True)
+        self.suits = n_suits = man[0] + pin[0] + sou[0]
+        self.honors = honors = hon[0]
+        yaochuu = man[1] + pin[1] + sou[1] + hon[1]
         # A complete hand holds 14 tiles plus one per kan.
         self.yaochuu_only = yaochuu_only = yaochuu == 14 + kans
         self.no_yaochuu = yaochuu == 0
-        gates = _situation_gates(ctx)
+        gates = hon[2]
+        if ctx.tsumo:
+            gates |= _G_TSUMO
+        if ctx.riichi or ctx.double_riichi:
+            gates |= _G_RIICHI
+        if (ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou
+                or ctx.chiihou or ctx.renhou):
+            gates |= _G_RARE
         if not yaochuu:
             gates |= _G_NO_YAOCHUU
-        if honors:
-            gates |= _honor_gates(all_counts[27:34])
-            if not n_suits:
-                gates |= _G_NO_SUITS
+        if honors and not n_suits:
+            gates |= _G_NO_SUITS
         if yaochuu_only:
             gates |= _G_YAOCHUU_ONLY
         if n_suits == 1:
             gates |= _G_ONE_SUIT
-        if not man and not pin:
+        if not man[0] and not pin[0]:
             gates |= _G_SOU_ONLY
         if kans:
             gates |= _G_KANS
         self.gates = gates
 
 
-_NO9, _NO7 = (0,) * 9, (0,) * 7
 _HONOR_SET_BITS = tuple(_B[f"{name}_set"] for name in
                         ("east", "south", "west", "north", "haku", "hatsu", "chun"))
-_HONOR_GATES: dict[tuple[int, ...], int] = {}
-"""Gate bits of each pattern of honour counts seen (a few hundred occur)."""
+def _meld_facts(facts: HandFacts, melds) -> tuple[int, int]:
+    """Set the meld fields of ``facts``; (kans, closed kans)."""
+    kans = ankans = 0
+    chi_starts, meld_trips = [], []
+    for m in melds:
+        if m.kind == "chi":
+            chi_starts.append(m.first)
+            continue
+        meld_trips.append(m.first)
+        if len(m.tiles) == 4:
+            kans += 1
+            ankans += m.kind == "ankan"
+    facts.chi_starts, facts.meld_trips = tuple(chi_starts), tuple(meld_trips)
+    facts.meld_items, facts.meld_fu = meld_fu_items(melds)
+    return kans, ankans
 
 
-def _honor_gates(honors: tuple[int, ...]) -> int:
-    """Gate bits of the seven honour counts (E S W N white green red): sets held."""
-    gates = _HONOR_GATES.get(honors)
-    if gates is None:
-        sets = [n >= 3 for n in honors]
+_SUIT_FACTS: dict[tuple[int, ...], tuple[bool, int, int]] = {}
+"""Each suit pattern seen → (held at all, terminals/honours, honour gate bits)."""
+
+
+def _suit_facts(pattern: tuple[int, ...], honors: bool) -> tuple[bool, int, int]:
+    """(any tile, how many terminals or honours, gate bits of honour sets) of one suit's counts.
+
+    Number and honour patterns never share a key: they have 9 and 7 counts.
+    """
+    if not honors:
+        found = (any(pattern), pattern[0] + pattern[8], 0)
+    else:
+        sets = [n >= 3 for n in pattern]
         gates = 0
         for bit, held in zip(_HONOR_SET_BITS, sets, strict=True):
             if held:
@@ -168,19 +196,9 @@ def _honor_gates(honors: tuple[int, ...]) -> int:
             gates |= _B["three_wind_sets"]
         if sum(sets[4:]) >= 2:
             gates |= _B["two_dragon_sets"]
-        _HONOR_GATES[honors] = gates
-    return gates
-
-
-def _situation_gates(ctx) -> int:
-    """Gate bits that depend only on how the hand was won."""
-    gates = _G_TSUMO if ctx.tsumo else 0
-    if ctx.riichi or ctx.double_riichi:
-        gates |= _G_RIICHI
-    if (ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei or ctx.tenhou
-            or ctx.chiihou or ctx.renhou):
-        gates |= _G_RARE
-    return gates
+        found = (any(pattern), sum(pattern), gates)
+    _SUIT_FACTS[pattern] = found
+    return found
 
 
 class ShapeFacts:

@@ -102,11 +102,17 @@ class HandFu:
 
     def __init__(self, melds, win: int, tsumo: bool, closed: bool, seat: int, round_wind: int,
                  double_wind_fu: int) -> None:
-        self.win, self.tsumo, self.closed, self.melds = win, tsumo, closed, bool(melds)
-        items = [_MELD_ITEMS[m.kind][m.first] for m in melds if m.kind != "chi"] if melds else ()
-        self.meld_items = tuple(items)
-        self.meld_fu = sum([item[1] for item in items]) if items else 0
+        self.win, self.tsumo, self.closed, self.melds = win, tsumo, closed, melds
+        self.meld_items, self.meld_fu = meld_fu_items(melds)
         self.winds = (seat, round_wind, double_wind_fu)
+
+
+def meld_fu_items(melds) -> tuple[tuple[FuItem, ...], int]:
+    """(the fu items of the called and closed sets, their sum): the same for every reading."""
+    if not melds:
+        return (), 0
+    items = tuple([_MELD_ITEMS[m.kind][m.first] for m in melds if m.kind != "chi"])
+    return items, sum([item[1] for item in items])
 
 
 def standard_fu(
@@ -118,7 +124,8 @@ def standard_fu(
         pair, seqs, trips: the concealed part (kinds; ``seqs`` are start kinds).
         wait: ``ryanmen``/``kanchan``/``penchan``/``tanki``/``shanpon``: which
             group the winning tile completed.
-        hand: what every reading of the hand shares (`HandFu`).
+        hand: what every reading of the hand shares (a `HandFu`, or the `HandFacts` of
+            `agari.engine.facts`, which carries the same fields).
 
     Returns:
         (total fu, raw items, pinfu): ``pinfu`` tells the yaku check this shape is 平和.

@@ -19,7 +19,7 @@ from agari.engine.context import WinContext
 from agari.engine.dora import count_indicated
 from agari.engine.errors import InvalidHand, NotAgari, NoYaku
 from agari.engine.facts import CHIITOITSU, KOKUSHI, STANDARD, HandFacts, ShapeFacts
-from agari.engine.fu import CHIITOITSU_FU, CHIITOITSU_ITEMS, HandFu, standard_fu
+from agari.engine.fu import CHIITOITSU_FU, CHIITOITSU_ITEMS, standard_fu
 from agari.engine.hand import Hand
 from agari.engine.points import hand_points, limit_base, payment_for, split_base
 from agari.engine.result import ScoreResult, YakuHit
@@ -139,12 +139,11 @@ def _readings(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: boo
     thirteen orphans): the first of equal value is the one reported.
     """
     found = []
-    ctx, win, melds = facts.ctx, facts.win, hand.melds
+    ctx, win = facts.ctx, facts.win
     chi_starts, meld_trips, ankans = facts.chi_starts, facts.meld_trips, facts.ankans
     if decomps:
         tsumo = ctx.tsumo
-        hand_fu = HandFu(melds, win, tsumo, facts.closed, facts.seat, facts.round,
-                         facts.rules.double_wind_pair_fu)
+        hand_fu = facts  # carries what every reading's fu shares (see `HandFu`)
         for groups in decomps:
             pair, seqs, trips = groups
             for wait in _waits_in(pair, seqs, trips, win):
