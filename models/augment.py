@@ -50,7 +50,7 @@ def jitter_quad(quad: np.ndarray, rng: np.random.Generator, amount: float) -> np
     width = float(np.linalg.norm(q[1] - q[0])) or 1.0
     t = np.radians(rng.normal(0, 2.5))
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    scale = rng.uniform(0.94, 1.1, 2).astype(np.float32)
+    scale = rng.uniform(0.92, 1.14, 2).astype(np.float32)
     out = (q - centre) * scale @ rot.T + centre
     out += rng.normal(0, amount * width, 2).astype(np.float32)
     out += rng.normal(0, amount * width, (4, 2)).astype(np.float32)

@@ -38,7 +38,7 @@ class ClassMix:
     """Synthetic samples per class: faces and backs get ``per_class``, ``none`` more."""
 
     per_class: int
-    none_factor: float = 2.5
+    none_factor: float = 3.5
     back_factor: float = 1.5
 
     def labels(self) -> list[int]:
@@ -99,20 +99,30 @@ def synth_arrays(
     labels = np.random.default_rng([seed, 0]).permutation(mix.labels()).tolist()
     jobs = [(seed, i, labels[s:s + CHUNK], config, aug)
             for i, s in enumerate(range(0, len(labels), CHUNK))]
+    parts = _map_chunks(_synth_chunk, jobs, workers=workers, progress=progress, photos=photos)
+    return _concat(parts, config.crop_size)
+
+
+def _map_chunks(func: Callable[[tuple], Arrays], jobs: list[tuple], *, workers: int,
+                progress: Callable[[int, int], None] | None,
+                photos: list[np.ndarray] | None = None) -> list[Arrays]:
+    """``func`` over ``jobs`` in order, in this process or a pool of ``workers``."""
     parts: list[Arrays] = []
+
+    def done(part: Arrays) -> None:
+        parts.append(part)
+        if progress:
+            progress(len(parts), len(jobs))
+
     if workers <= 1:
         for job in jobs:
-            parts.append(_synth_chunk(job))
-            if progress:
-                progress(len(parts), len(jobs))
-    else:
-        # spawn, not fork: a forked child inherits OpenCV's thread pool mid-lock and hangs.
-        with mp.get_context("spawn").Pool(workers, _init_worker, (photos,)) as pool:
-            for part in pool.imap(_synth_chunk, jobs):
-                parts.append(part)
-                if progress:
-                    progress(len(parts), len(jobs))
-    return _concat(parts, config.crop_size)
+            done(func(job))
+        return parts
+    # spawn, not fork: a forked child inherits OpenCV's thread pool mid-lock and hangs.
+    with mp.get_context("spawn").Pool(workers, _init_worker, (photos,)) as pool:
+        for part in pool.imap(func, jobs):
+            done(part)
+    return parts
 
 
 SceneRenderer = Callable[[int], tuple[np.ndarray, object]]
@@ -159,18 +169,7 @@ def scene_arrays(
     step = 16
     jobs = [(render, seeds[s:s + step], spec, copies, negatives, min_visible, min_px, aug)
             for s in range(0, len(seeds), step)]
-    parts: list[Arrays] = []
-    if workers <= 1:
-        for job in jobs:
-            parts.append(_scene_chunk(job))
-            if progress:
-                progress(len(parts), len(jobs))
-    else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap(_scene_chunk, jobs):
-                parts.append(part)
-                if progress:
-                    progress(len(parts), len(jobs))
+    parts = _map_chunks(_scene_chunk, jobs, workers=workers, progress=progress)
     return _concat(parts, spec.size)
 
 

@@ -37,7 +37,7 @@ from agari.models.dataset import (
 from agari.models.realdata import CropSpec, is_holdout, photo_root
 from agari.models.synth import SynthConfig
 
-RECIPE_VERSION = "1"
+RECIPE_VERSION = "2"
 """Bump when crop generation changes, so cached arrays are rebuilt."""
 
 
@@ -46,7 +46,7 @@ class Recipe:
     """Everything that decides the trained model, besides the data itself."""
 
     seed: int = 0
-    per_class: int = 3000
+    per_class: int = 2000
     val_per_class: int = 100
     photo_copies: int = 6
     photo_negatives: int = 8
@@ -58,7 +58,7 @@ class Recipe:
     scenes: int = 400
     scene_copies: int = 2
     scene_negatives: int = 3
-    epochs: int = 8
+    epochs: int = 6
     workers: int = 2
     threads: int = 2
     synth: SynthConfig = field(default_factory=SynthConfig)

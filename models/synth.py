@@ -38,7 +38,8 @@ class SynthConfig:
     p_other_row: float = 0.3
     p_neighbour_back: float = 0.08
     p_quad_with_side: float = 0.3
-    quad_jitter: float = 0.045
+    p_tall_quad: float = 0.2
+    quad_jitter: float = 0.06
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +132,10 @@ class CropSynth:
         quad = scene.quad.copy()
         if scene.side_h and self.rng.random() < self.config.p_quad_with_side:
             quad[2:, 1] += scene.side_h  # a box around face and visible side, like YOLO labels
+        if self.rng.random() < self.config.p_tall_quad:
+            # A loose box that runs past one end of the face (a standing tile's body).
+            end = [2, 3] if self.rng.random() < 0.75 else [0, 1]
+            quad[end, 1] += (1 if end[0] == 2 else -1) * scene.face_h * self.rng.uniform(0.1, 0.4)
         return self._cut(scene, quad)
 
     def none(self, kind: str | None = None) -> np.ndarray:

@@ -31,6 +31,7 @@ class TileStyle:
     side_face_part: float  # share of the side band in face colour
     glyph_fill: float      # glyph box / inner face
     stroke: int            # -1 thinner, 0, +1 thicker strokes
+    elastic: float = 0.0   # smooth glyph distortion, fraction of the glyph size (font-like)
 
 
 def _bgr_from_hsv(h: float, s: float, v: float) -> tuple[float, float, float]:
@@ -49,7 +50,7 @@ def random_back_colour(rng: np.random.Generator) -> tuple[float, float, float]:
 
 def random_face_colour(rng: np.random.Generator) -> tuple[float, float, float]:
     """Ivory, cream, bone or white: hue yellow-orange, low saturation, bright."""
-    return _bgr_from_hsv(rng.uniform(0.06, 0.17), rng.uniform(0.0, 0.28), rng.uniform(0.78, 1.0))
+    return _bgr_from_hsv(rng.uniform(0.06, 0.17), rng.uniform(0.0, 0.2), rng.uniform(0.78, 1.0))
 
 
 def random_style(rng: np.random.Generator) -> TileStyle:
@@ -65,7 +66,23 @@ def random_style(rng: np.random.Generator) -> TileStyle:
         side_face_part=float(rng.uniform(0.3, 0.8)),
         glyph_fill=float(rng.uniform(0.78, 0.98)),
         stroke=int(rng.choice([-1, 0, 0, 1])),
+        elastic=float(rng.uniform(0.0, 0.035)) if rng.random() < 0.7 else 0.0,
     )
+
+
+def _elastic(glyph: Glyph, amount: float, rng: np.random.Generator) -> Glyph:
+    """The glyph bent by a smooth random field: brush and font differences between sets."""
+    gh, gw = glyph.alpha.shape
+    grid = rng.normal(0, amount * max(gh, gw), (2, 4, 3)).astype(np.float32)
+    dx = cv2.resize(grid[0], (gw, gh), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(grid[1], (gw, gh), interpolation=cv2.INTER_CUBIC)
+    xs, ys = np.meshgrid(np.arange(gw, dtype=np.float32), np.arange(gh, dtype=np.float32))
+    mx, my = xs + dx, ys + dy
+
+    def bend(x: np.ndarray) -> np.ndarray:
+        return cv2.remap(x, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+    return Glyph(ink=bend(glyph.ink), alpha=bend(glyph.alpha), face=bend(glyph.face))
 
 
 def rounded_mask(h: int, w: int, radius: float) -> np.ndarray:
@@ -102,6 +119,8 @@ def _face_plate(h: int, w: int, style: TileStyle, colour, rng) -> np.ndarray:
 
 
 def _place_glyph(plate: np.ndarray, glyph: Glyph, style: TileStyle, rng) -> np.ndarray:
+    if style.elastic > 0:
+        glyph = _elastic(glyph, style.elastic, rng)
     h, w = plate.shape[:2]
     inset = style.bevel * w + 1
     box_w = (w - 2 * inset) * style.glyph_fill

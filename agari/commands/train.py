@@ -43,10 +43,11 @@ def classifier(
     scenes: Annotated[int, typer.Option(
         help="Scenes rendered by agari.datasets to add crops from (0: none).")] = 400,
     seed: Annotated[int, typer.Option(help="Seed for data, initialisation and order.")] = 0,
-    epochs: Annotated[int, typer.Option(help="Training epochs.")] = 8,
-    per_class: Annotated[int, typer.Option(help="Synthetic crops per class.")] = 3000,
+    epochs: Annotated[int, typer.Option(help="Training epochs.")] = 6,
+    per_class: Annotated[int, typer.Option(help="Synthetic crops per class.")] = 2000,
     workers: Annotated[int, typer.Option(help="Processes making synthetic crops.")] = 2,
-    threads: Annotated[int, typer.Option(help="torch / onnxruntime threads.")] = 2,
+    threads: Annotated[int, typer.Option(
+        help="torch threads (1 is faster when other jobs load the CPU).")] = 2,
     cache: Annotated[Path | None, typer.Option(
         help="Folder to cache crop arrays in (reused when the recipe is unchanged).")] = None,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here too.")] = None,
@@ -59,14 +60,16 @@ def classifier(
 
         from agari.engine.errors import AgariError
 
-        try:
-            from agari.models.recipe import RealSources, Recipe, run
-        except ModuleNotFoundError as exc:
-            raise AgariError(f"training needs the agari[train] extra ({exc.name} is missing)",
-                             code="missing_extra") from None
+        try:  # fail before any work, with the fix in the message
+            import onnx  # noqa: F401
+            import torch  # noqa: F401
+        except ImportError as exc:
+            raise AgariError(f"training needs the agari[train] extra ({exc.name} is missing): "
+                             "pip install 'agari[train]'", code="missing_extra") from None
         from agari.datasets.formats import open_dataset
         from agari.models.dataset import RealPhoto
         from agari.models.realdata import read_single_tile_csv
+        from agari.models.recipe import RealSources, Recipe, run
 
         real_photos = []
         for root in photos or []:
