@@ -11,7 +11,7 @@ the concealed row runs along ``+x`` from ``x = 0`` with its near edge at
   right: last); an added kan's tile lies on, or beyond, the sideways tile;
   a closed kan shows backs at its ends;
 - dora indicators in a row above the hand or face up on a dead-wall stack,
-  ura indicators beside them.
+  ura indicators beside them (a loose ura row lies below its dora, nearer the player).
 """
 
 from __future__ import annotations
@@ -173,12 +173,15 @@ def layout_dora(rng: np.random.Generator, hand: ShownHand, size: tuple[float, fl
     x = float(rng.uniform(-1.0, max(1.0, right - 8 * w)))
     if rng.random() < 0.5:
         return _dead_wall(rng, hand, size, x, y)
+    ura_below = bool(hand.ura) and rng.random() < 0.5
+    if ura_below:  # ura lie below (nearer the player than) their dora: make room for them
+        y += 2.0 * h
     row = Row(rng, size, x=x, y=y)
     out = [row.flat(t.name, role="dora") for t in hand.dora]
     if hand.ura:
-        if rng.random() < 0.5:
+        if ura_below:
             row.x = x
-            row.y = y + h + float(rng.uniform(0.1, 0.8)) * h
+            row.y = y - h - float(rng.uniform(0.1, 0.8)) * h
         else:
             row.x += float(rng.uniform(0.3, 1.5)) * w
         out += [row.flat(t.name, role="ura") for t in hand.ura]

@@ -228,13 +228,15 @@ _BLOBS: dict[tuple[int, int], np.ndarray] = {}
 def _glare_blob(w: int, h: int) -> np.ndarray:
     """A soft elliptical highlight filling the ROI's centre (cached per size)."""
     key = (w, h)
-    if key not in _BLOBS:
+    blob = _BLOBS.get(key)
+    if blob is None:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         r2 = ((xs - w * 0.45) / (0.5 * w + 1)) ** 2 + ((ys - h * 0.4) / (0.5 * h + 1)) ** 2
-        _BLOBS[key] = np.exp(-2.5 * r2).astype(np.float32)
-        if len(_BLOBS) > 512:
+        blob = np.exp(-2.5 * r2).astype(np.float32)
+        if len(_BLOBS) >= 512:  # bound the cache; clear before inserting, not after
             _BLOBS.clear()
-    return _BLOBS[key]
+        _BLOBS[key] = blob
+    return blob
 
 
 def _row_order(pose: TilePose, corners: np.ndarray) -> np.ndarray:
