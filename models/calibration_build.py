@@ -78,6 +78,9 @@ class CheckConfig:
     floor: float = 1e-6
 
 
+BLANK_PAIRS = ({"5z", BACK},)
+"""Kinds never taken for swapped: a blank 白 and a tile's back are both plain slabs, and on
+dark-faced sets the model may well read each as the other (calibration sorts that out)."""
 NOT_A_TILE = 0.9
 """`none` probability above which a detection that spoils the layout is left out."""
 DEFAULT_VIEWS = ViewConfig()
@@ -189,7 +192,7 @@ def swapped_pairs(preds: Predictions, names: Sequence[str], *,
     gain = logp + logp.T - own[:, None] - own[None, :]
     out, used = [], set()
     for i, j in zip(*np.nonzero(np.triu(gain, 1) > config.min_gain), strict=True):
-        if best[i] == j and best[j] == i:
+        if best[i] == j and best[j] == i and {names[i], names[j]} not in BLANK_PAIRS:
             out.append((int(i), int(j), float(gain[i, j])))
     out.sort(key=lambda t: -t[2])
     kept = []

@@ -14,10 +14,11 @@ from agari.models.calibration_build import (
     ViewConfig,
     calibrate_photo,
     colour_stats,
+    swapped_pairs,
     tile_views,
 )
 from agari.models.calibration_layout import LayoutMismatch, ReferenceLayout
-from agari.models.classifier import TileClassifier
+from agari.models.classifier import Predictions, TileClassifier
 from agari.vision.detection import TileDetection
 
 TILE = (36, 48)  # (w, h) in pixels
@@ -145,3 +146,16 @@ def test_views_turn_and_vary(toy):
     assert np.std([v.mean() for v in views[2:]]) > 3  # in light too
     back, face = colour_stats(views[:1], ["back"])
     assert face is None and back is not None
+
+
+@pytest.mark.parametrize(("a", "b", "flagged"), [("4p", "5p", True), ("5z", "back", False)])
+def test_swapped_pairs(a, b, flagged):
+    names = list(ReferenceLayout().names)
+    probs = np.full((len(names), len(CLASS_NAMES)), 1e-4, np.float32)
+    for i, n in enumerate(names):
+        read = {a: b, b: a}.get(n, n)
+        probs[i, CLASS_NAMES.index(read)] = 1.0
+    preds = Predictions(probs / probs.sum(1, keepdims=True),
+                        np.zeros((len(names), 3), np.float32), CLASS_NAMES)
+    pairs = swapped_pairs(preds, names)
+    assert [(names[i], names[j]) for i, j, _ in pairs] == ([(a, b)] if flagged else [])
