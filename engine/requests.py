@@ -93,50 +93,52 @@ def _fields(request: Mapping[str, Any]) -> tuple[Any, list[Any], Any]:
     text = None
     rules_spec = None
     for name, value in request.items():
-        kind, slot = _FIELD.get(name, _OTHER)
-        if kind is _FLAG:
-            if type(value) is not bool:
+        slot = _SLOT.get(name)
+        if slot is None:
+            if name == "hand":
+                text = value
+            elif name == "rules":
+                rules_spec = value
+            elif name != "players":
+                raise InvalidInput(f"unknown field {name!r}; expected some of {sorted(FIELDS)}")
+        elif slot <= _LAST_FLAG:
+            if slot == _WIN:
+                if value is not None:
+                    tile = _TILE_NAMES.get(value) if type(value) is str else None
+                    values[slot] = tile or parse_tile(_string(value, "win"), "win")
+            elif type(value) is bool:
+                values[slot] = value
+            else:
                 raise InvalidInput(f"{name} must be true or false, got {value!r}")
-            values[slot] = value
-        elif kind is _COUNT:
-            if type(value) is not int or not 0 <= value <= MAX_COUNT:
-                raise InvalidInput(f"{name} must be a whole number 0..{MAX_COUNT}, got {value!r}")
-            values[slot] = value
-        elif kind is _WIND:
-            values[slot] = parse_wind(value, name)
-        elif name == "hand":
-            text = value
-        elif kind is _WIN:
-            if value is not None:
-                tile = _TILE_NAMES.get(value) if type(value) is str else None
-                values[slot] = tile or parse_tile(_string(value, "win"), "win")
-        elif kind is _INDICATORS:
+        elif slot <= _ROUND:
+            wind = _WINDS.get(value) if type(value) is str else None
+            values[slot] = wind if wind is not None else parse_wind(value, name)
+        elif slot <= _URA:
             if value is not None:
                 values[slot] = _indicators(value, name)
-        elif name == "rules":
-            rules_spec = value
-        elif name != "players":
-            raise InvalidInput(f"unknown field {name!r}; expected some of {sorted(FIELDS)}")
+        elif type(value) is int and 0 <= value <= MAX_COUNT:
+            values[slot] = value
+        else:
+            raise InvalidInput(f"{name} must be a whole number 0..{MAX_COUNT}, got {value!r}")
     return text, values, rules_spec
 
 
-_FLAG, _COUNT, _WIND, _WIN, _INDICATORS = object(), object(), object(), object(), object()
-_SLOT = {name: i for i, name in enumerate(WinContext._fields)}
-_FIELD = {
-    **{name: (_FLAG, _SLOT[name]) for name in FLAGS},
-    **{name: (_COUNT, _SLOT[name]) for name in COUNTS},
-    "seat": (_WIND, _SLOT["seat_wind"]),
-    "round": (_WIND, _SLOT["round_wind"]),
-    "win": (_WIN, _SLOT["win"]),
-    "dora": (_INDICATORS, _SLOT["dora"]),
-    "ura": (_INDICATORS, _SLOT["ura"]),
+_POSITION = {name: i for i, name in enumerate(WinContext._fields)}
+_SLOT = {
+    **{name: _POSITION[name] for name in ("win", *FLAGS, "dora", "ura", *COUNTS)},
+    "seat": _POSITION["seat_wind"],
+    "round": _POSITION["round_wind"],
 }
-"""Request field → (what it holds, its position among the `WinContext` fields)."""
-_OTHER = (None, -1)
-_PLAYERS = _SLOT["players"]
+"""Request field → its position among the `WinContext` fields (``hand``, ``rules`` and
+``players`` are read apart). `_fields` relies on their order there: ``win``, the yes/no
+flags, ``seat``, ``round``, ``dora``, ``ura``, then the whole numbers."""
+_WIN, _LAST_FLAG, _ROUND, _URA = _SLOT["win"], _SLOT["nagashi"], _SLOT["round"], _SLOT["ura"]
+_PLAYERS = _POSITION["players"]
 _DEFAULTS = list(WinContext())
 _TILE_NAMES = {name: Tile.parse(name) for name in (*KINDS, "0m", "0p", "0s")}
 """MPSZ names of every tile → the tile: the usual spelling of ``win``, without a call."""
+_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+"""The usual spellings of a wind (any other goes through `parse_wind`)."""
 
 
 _INDICATOR_TEXTS: dict[str, tuple[Tile, ...]] = {}

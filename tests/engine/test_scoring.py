@@ -181,3 +181,27 @@ def test_result_json_follows_the_contract():
     assert r["yaku"][0] == {"name": "chun", "han": 1, "name_ja": "役牌 中"}
     assert r["decomposition"] == ["234m", "406p", "789s", "11z", "777z"]
     assert sum(f["fu"] for f in r["fu_breakdown"]) == 40 and r["rules"] == "tenhou"
+
+
+def test_request_fields_map_onto_the_situation_in_order():
+    """`parse_request` reads fields by their position among the `WinContext` fields."""
+    from agari.engine.requests import (
+        _LAST_FLAG,
+        _ROUND,
+        _SLOT,
+        _URA,
+        _WIN,
+        COUNTS,
+        FLAGS,
+        parse_request,
+    )
+
+    flags = [_SLOT[f] for f in FLAGS]
+    assert min(flags) > _WIN and max(flags) == _LAST_FLAG < _SLOT["seat"] < _ROUND
+    assert _ROUND < _SLOT["dora"] < _URA < min(_SLOT[c] for c in COUNTS)
+    request = {"hand": "123m456p789s11222z", "win": "2z", "tsumo": True, "riichi": True,
+               "seat": "E", "round": "S", "dora": "1z", "ura": "9m", "honba": 2, "sticks": 1}
+    _, ctx, _ = parse_request(request)
+    assert (ctx.win.name, ctx.tsumo, ctx.riichi) == ("2z", True, True)
+    assert (ctx.seat_wind, ctx.round_wind, ctx.honba, ctx.sticks) == (0, 1, 2, 1)
+    assert [t.name for t in ctx.dora + ctx.ura] == ["1z", "9m"]
