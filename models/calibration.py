@@ -12,13 +12,16 @@ which red fives the set has.
 `TilesetProfile.adjust` combines the model's output with that evidence as a
 product of experts, per crop and class ``c``::
 
-    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * s(c) [− colour(c)] [+ log absent_prior]
+    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * g * s(c) [− colour(c)] [+ log absent_prior]
 
 then normalised. ``M`` is how the model reads *this* set: ``M[c, c']`` is its
 mean probability of ``c'`` over the views of ``c`` (smoothed towards the
 identity). Where the model reads the set right, ``M`` is near the identity
 and the first term is its own ``log p(c)``; where it reads this set's 4s as 0s,
 a crop it calls 0s counts as evidence for 4s too, and the similarity decides.
+``g`` (``trust_reliable``) is 1 − precision × recall of the model's first
+choice for the crop, measured on the views: evidence speaks where the model
+proved fallible on this set, and not where it read the set faultlessly.
 
 ``s(c)`` is the crop's similarity to this set's own views of ``c``: per
 channel (embedding, shape), the cosine similarity to the nearest views, both
@@ -46,90 +49,20 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import BACK, NONE
+from agari.models.calibration_config import RED_FIVE_NAMES, AdjustConfig, PhotoRecord
 from agari.models.calibration_evidence import (
     class_similarity,
     colour_penalty,
     confusion,
     confusion_log_likelihood,
     keep_mass,
+    reliability,
     tile_mean,
     unit_rows,
 )
 from agari.models.calibration_features import CropLooks
 
-RED_FIVE_NAMES = ("0m", "0p", "0s")
-"""The red fives a set may have; the reference layout lists the ones it has."""
-
-
-@dataclass(frozen=True, slots=True)
-class AdjustConfig:
-    """How strongly a profile's evidence moves the model's probabilities.
-
-    Attributes:
-        alpha: weight of the model's evidence (its output read through its
-            confusions on this set; < 1 softens a model over-sure on a set it never saw).
-        beta: weight of the similarity evidence (per unit of cosine similarity).
-        shape_weight: share of the shape descriptors in the similarity (the rest is
-            the embedding's); used when the crops' descriptors are given.
-        confusion_smoothing: share of the identity mixed into the model's confusions
-            (0 trusts them fully; 1 ignores them: plain ``log p``).
-        colour_tolerance: Lab distance between a crop's middle colour and a class's
-            nearest view that costs nothing (light and white balance vary).
-        colour_weight: log-probability lost per ``colour_tolerance`` beyond it.
-        absent_prior: probability multiplier for red fives the set does not have.
-        neighbours: a class's similarity is the mean of its ``neighbours`` most
-            similar samples (1 = nearest sample; views of one tile differ in turn,
-            light and framing, so the nearest view is the fairest comparison).
-        ref_quantile: quantile of the samples' nearest-wrong-kind similarities
-            taken as ``s_ref`` (see the module doc).
-        keep_none: leave the model's ``none`` probability as it was and let the
-            evidence share out only the rest among the tile classes.
-    """
-
-    alpha: float = 1.0
-    beta: float = 16.0
-    shape_weight: float = 0.3
-    confusion_smoothing: float = 0.3
-    colour_tolerance: float = 20.0
-    colour_weight: float = 3.0
-    absent_prior: float = 0.02
-    neighbours: int = 1
-    ref_quantile: float = 0.5
-    keep_none: bool = True
-
-    def __post_init__(self) -> None:
-        if not (self.alpha >= 0 and self.beta >= 0):
-            raise InvalidInput(f"alpha and beta must be >= 0, got {self.alpha}, {self.beta}")
-        if not 0.0 < self.absent_prior <= 1.0:
-            raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
-        if self.neighbours < 1:
-            raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
-        if self.colour_tolerance <= 0 or self.colour_weight < 0:
-            raise InvalidInput(f"colour_tolerance must be > 0 and colour_weight >= 0, got "
-                               f"{self.colour_tolerance}, {self.colour_weight}")
-        if not 0.0 <= self.confusion_smoothing <= 1.0:
-            raise InvalidInput(f"confusion_smoothing must be in [0, 1], got "
-                               f"{self.confusion_smoothing}")
-        if not 0.0 <= self.shape_weight <= 1.0:
-            raise InvalidInput(f"shape_weight must be in [0, 1], got {self.shape_weight}")
-        if not 0.0 <= self.ref_quantile <= 1.0:
-            raise InvalidInput(f"ref_quantile must be in [0, 1], got {self.ref_quantile}")
-
-
-@dataclass(frozen=True, slots=True)
-class PhotoRecord:
-    """One calibration photo that went into a profile.
-
-    Attributes:
-        source: the photo's file name (or a caller's label).
-        tiles: tiles bound to their kinds in it.
-        added: ISO 8601 time it was added.
-    """
-
-    source: str
-    tiles: int
-    added: str
-
+__all__ = ["RED_FIVE_NAMES", "AdjustConfig", "PhotoRecord", "TilesetProfile"]
 
 @dataclass(frozen=True, eq=False)
 class TilesetProfile:
@@ -337,6 +270,13 @@ class TilesetProfile:
             smoothing=self.config.confusion_smoothing))
 
     @property
+    def reliability(self) -> np.ndarray:
+        """float32 ``(C,)``: how far the model's first choice of each class can be trusted on
+        this set (`calibration_evidence.reliability`)."""
+        return _cached(self, "reliability", lambda: reliability(
+            self.view_probs, self.labels, len(self.class_names)))
+
+    @property
     def _has_views(self) -> np.ndarray:
         return np.isin(np.arange(len(self.class_names)), self.labels)
 
@@ -378,7 +318,10 @@ class TilesetProfile:
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
         logits = cfg.alpha * confusion_log_likelihood(p, self.confusion)
-        logits += cfg.beta * self.similarities(embeddings, looks)
+        weight = np.float32(cfg.beta)
+        if cfg.trust_reliable and len(self.labels):
+            weight = cfg.beta * (1.0 - self.reliability[p.argmax(axis=1)])[:, None]
+        logits += weight * self.similarities(embeddings, looks)
         if looks is not None:
             logits += self.colour_penalty(looks.colours)
         for name in self.absent:

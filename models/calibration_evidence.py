@@ -89,6 +89,19 @@ def confusion_log_likelihood(probs: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(np.asarray(probs, np.float32) @ m.T, _TINY))
 
 
+def reliability(view_probs: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """float32 ``(C,)``: per class, precision × recall of the model's first choice over the
+    views (1 for a class it neither chose nor had views of)."""
+    chosen = view_probs.argmax(axis=1)
+    out = np.ones(n_classes, np.float32)
+    for c in np.union1d(np.unique(labels), np.unique(chosen)):
+        picked, truly = chosen == c, labels == c
+        precision = (picked & truly).sum() / picked.sum() if picked.any() else 1.0
+        recall = (picked & truly).sum() / truly.sum() if truly.any() else 1.0
+        out[c] = precision * recall
+    return out
+
+
 def keep_mass(out: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
     """``out`` (N, C) with column ``k`` set back to ``probs``'s and the rest rescaled."""
     p_k = probs[:, k:k + 1]

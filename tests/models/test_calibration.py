@@ -63,7 +63,8 @@ def confused_probs(truth, *, wrong_for: dict[str, str], p_wrong: float = 0.9) ->
 
 
 def test_adjust_fixes_a_confusion_the_set_explains():
-    prof = make_profile()
+    # The model misreads this set's 1s and 2z on the layout as it does in play.
+    prof = make_profile(read_as={"1s": "1p", "2z": "4z"})
     truth = ["1s", "1s", "2z", "7p", "1s", "5m"] * 5
     probs = confused_probs(truth, wrong_for={"1s": "1p", "2z": "4z"})
     emb = embed(truth, seed=7)
@@ -88,6 +89,22 @@ def test_what_the_model_misread_on_the_layout_it_may_misread_again():
     emb = embed(truth, seed=8)
     assert (naive.adjust(probs, emb).argmax(1) == CLASS_NAMES.index("0s")).all()
     assert (knows.adjust(probs, emb).argmax(1) == CLASS_NAMES.index("4s")).all()
+
+
+def test_evidence_is_silent_where_the_model_read_the_set_faultlessly():
+    trusting = make_profile()                       # the model read every view right
+    doubting = make_profile(config=AdjustConfig(trust_reliable=False))
+    assert (trusting.reliability[:-1] == 1).all()
+    truth = ["7p"] * 4
+    probs = confused_probs(truth, wrong_for={"7p": "8p"}, p_wrong=0.6)   # a slip in play
+    emb = embed(["8p"] * 4, seed=9)                                     # that looks like 8p
+    other = embed(["1z"] * 4, seed=10)
+    assert np.allclose(trusting.adjust(probs, emb), trusting.adjust(probs, other), atol=1e-6)
+    assert (trusting.adjust(probs, emb).argmax(1) == probs.argmax(1)).all()
+    assert not np.allclose(doubting.adjust(probs, emb), doubting.adjust(probs, other), atol=1e-3)
+    shy = make_profile(read_as={"8p": "7p"})          # the model confused 8p with 7p here
+    assert shy.reliability[CLASS_NAMES.index("8p")] == 0.0
+    assert shy.reliability[CLASS_NAMES.index("7p")] == pytest.approx(0.5)
 
 
 def test_adjust_is_blind_to_the_sets_shared_accent():
@@ -147,7 +164,7 @@ def test_shape_evidence_settles_what_the_embedding_cannot():
         return embed(["1s" if n == "1p" else n for n in ns], seed=seed)
 
     prof = TilesetProfile.create("s", "m", CLASS_NAMES, DIM, 8,
-                                 config=AdjustConfig(alpha=0.0, beta=20.0))
+                                 config=AdjustConfig(alpha=0.0, beta=20.0, trust_reliable=False))
     prof = prof.added(blurred(labels, 1), shapes_for(labels), labels, ids,
                       photo=PhotoRecord("x", 4, "2024-01-01"))
     truth = ["1p", "1s"] * 10
@@ -162,7 +179,8 @@ def test_shape_evidence_settles_what_the_embedding_cannot():
 
 def test_colours_unlike_any_view_of_a_class_count_against_it():
     # every view's middle is ivory: Lab (80, 0, 10)
-    prof = make_profile(config=AdjustConfig(colour_weight=3.0, keep_none=False))
+    prof = make_profile(config=AdjustConfig(colour_weight=3.0, keep_none=False,
+                                            trust_reliable=False))
     emb = embed(["back", "5z"], seed=6)
     flat = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
     same = prof.adjust(flat, emb, no_shapes(2))

@@ -1,0 +1,88 @@
+"""Settings and records of a tile-set profile: how evidence is weighed, which photos went in.
+
+Kept apart from `agari.models.calibration` (which re-exports them) so that the
+profile's arithmetic and its knobs each stay small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agari.engine.errors import InvalidInput
+
+RED_FIVE_NAMES = ("0m", "0p", "0s")
+"""The red fives a set may have; the reference layout lists the ones it has."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustConfig:
+    """How strongly a profile's evidence moves the model's probabilities.
+
+    Attributes:
+        alpha: weight of the model's evidence (its output read through its
+            confusions on this set; < 1 softens a model over-sure on a set it never saw).
+        beta: weight of the similarity evidence (per unit of cosine similarity).
+        shape_weight: share of the shape descriptors in the similarity (the rest is
+            the embedding's); used when the crops' descriptors are given.
+        confusion_smoothing: share of the identity mixed into the model's confusions
+            (0 trusts them fully; 1 ignores them: plain ``log p``).
+        trust_reliable: scale the similarity evidence for a crop by how unreliable the
+            model's first choice proved on this set's views (1 − its precision × recall
+            there): where the model reads a kind of this set faultlessly, its word stands.
+        colour_tolerance: Lab distance between a crop's middle colour and a class's
+            nearest view that costs nothing (light and white balance vary).
+        colour_weight: log-probability lost per ``colour_tolerance`` beyond it.
+        absent_prior: probability multiplier for red fives the set does not have.
+        neighbours: a class's similarity is the mean of its ``neighbours`` most
+            similar samples (1 = nearest sample; views of one tile differ in turn,
+            light and framing, so the nearest view is the fairest comparison).
+        ref_quantile: quantile of the samples' nearest-wrong-kind similarities
+            taken as ``s_ref`` (see the module doc).
+        keep_none: leave the model's ``none`` probability as it was and let the
+            evidence share out only the rest among the tile classes.
+    """
+
+    alpha: float = 1.0
+    beta: float = 32.0
+    shape_weight: float = 0.3
+    confusion_smoothing: float = 0.1
+    trust_reliable: bool = True
+    colour_tolerance: float = 20.0
+    colour_weight: float = 3.0
+    absent_prior: float = 0.02
+    neighbours: int = 1
+    ref_quantile: float = 0.5
+    keep_none: bool = True
+
+    def __post_init__(self) -> None:
+        if not (self.alpha >= 0 and self.beta >= 0):
+            raise InvalidInput(f"alpha and beta must be >= 0, got {self.alpha}, {self.beta}")
+        if not 0.0 < self.absent_prior <= 1.0:
+            raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
+        if self.neighbours < 1:
+            raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if self.colour_tolerance <= 0 or self.colour_weight < 0:
+            raise InvalidInput(f"colour_tolerance must be > 0 and colour_weight >= 0, got "
+                               f"{self.colour_tolerance}, {self.colour_weight}")
+        if not 0.0 <= self.confusion_smoothing <= 1.0:
+            raise InvalidInput(f"confusion_smoothing must be in [0, 1], got "
+                               f"{self.confusion_smoothing}")
+        if not 0.0 <= self.shape_weight <= 1.0:
+            raise InvalidInput(f"shape_weight must be in [0, 1], got {self.shape_weight}")
+        if not 0.0 <= self.ref_quantile <= 1.0:
+            raise InvalidInput(f"ref_quantile must be in [0, 1], got {self.ref_quantile}")
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoRecord:
+    """One calibration photo that went into a profile.
+
+    Attributes:
+        source: the photo's file name (or a caller's label).
+        tiles: tiles bound to their kinds in it.
+        added: ISO 8601 time it was added.
+    """
+
+    source: str
+    tiles: int
+    added: str
