@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "engine"))  # the mahjong adapter used by the tests
 sys.path.insert(0, str(REPO / "bench"))
 
-from agari.engine import shapes  # noqa: E402
+from agari.engine import scoring  # noqa: E402
 from agari.engine.errors import AgariError  # noqa: E402
 from agari.engine.random_hands import random_win  # noqa: E402
 from agari.engine.requests import parse_request, request_of  # noqa: E402
@@ -40,7 +40,7 @@ from mahjong_ref import tenhou_options, to_mahjong  # noqa: E402
 
 
 def clear_caches() -> None:
-    shapes.clear_caches()
+    scoring.clear_caches()
 
 
 def best_time(run, repeat: int) -> float:

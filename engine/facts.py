@@ -121,15 +121,13 @@ class HandFacts:
         self.ctx = ctx
         self.rules = rules
         self.win = win
-        # Per suit: (held at all, terminals and honours held, gate bits), once per pattern.
-        facts = _SUIT_FACTS
-        man = facts.get(all_counts[0:9]) or _suit_facts(all_counts[0:9], False)
-        pin = facts.get(all_counts[9:18]) or _suit_facts(all_counts[9:18], False)
-        sou = facts.get(all_counts[18:27]) or _suit_facts(all_counts[18:27], False)
-        hon = facts.get(all_counts[27:34]) or _suit_facts(all_counts[27:34], True)
-        self.suits = n_suits = man[0] + pin[0] + sou[0]
+        man, pin, sou = all_counts[0:9], all_counts[9:18], all_counts[18:27]
+        # Honour patterns are few and their facts take a loop: remembered per pattern.
+        hon = _HONOR_FACTS.get(all_counts[27:34]) or _honor_facts(all_counts[27:34])
+        yaochuu = man[0] + man[8] + pin[0] + pin[8] + sou[0] + sou[8] + hon[1]
+        man, pin, sou = man != _NO9, pin != _NO9, sou != _NO9
+        self.suits = n_suits = man + pin + sou
         self.honors = honors = hon[0]
-        yaochuu = man[1] + pin[1] + sou[1] + hon[1]
         # A complete hand holds 14 tiles plus one per kan.
         self.yaochuu_only = yaochuu_only = yaochuu == 14 + kans
         self.no_yaochuu = yaochuu == 0
@@ -149,7 +147,7 @@ class HandFacts:
             gates |= _G_YAOCHUU_ONLY
         if n_suits == 1:
             gates |= _G_ONE_SUIT
-        if not man[0] and not pin[0]:
+        if not man and not pin:
             gates |= _G_SOU_ONLY
         if kans:
             gates |= _G_KANS
@@ -175,30 +173,29 @@ def _meld_facts(facts: HandFacts, melds) -> tuple[int, int]:
     return kans, ankans
 
 
-_SUIT_FACTS: dict[tuple[int, ...], tuple[bool, int, int]] = {}
-"""Each suit pattern seen → (held at all, terminals/honours, honour gate bits)."""
+_NO9 = (0,) * 9
+_HONOR_FACTS: dict[tuple[int, ...], tuple[bool, int, int]] = {}
+"""Each pattern of honour counts seen → (any honour, how many, gate bits of honour sets)."""
 
 
-def _suit_facts(pattern: tuple[int, ...], honors: bool) -> tuple[bool, int, int]:
-    """(any tile, how many terminals or honours, gate bits of honour sets) of one suit's counts.
-
-    Number and honour patterns never share a key: they have 9 and 7 counts.
-    """
-    if not honors:
-        found = (any(pattern), pattern[0] + pattern[8], 0)
-    else:
-        sets = [n >= 3 for n in pattern]
-        gates = 0
-        for bit, held in zip(_HONOR_SET_BITS, sets, strict=True):
-            if held:
-                gates |= bit
-        if sum(sets[:4]) >= 3:
-            gates |= _B["three_wind_sets"]
-        if sum(sets[4:]) >= 2:
-            gates |= _B["two_dragon_sets"]
-        found = (any(pattern), sum(pattern), gates)
-    _SUIT_FACTS[pattern] = found
+def _honor_facts(honors: tuple[int, ...]) -> tuple[bool, int, int]:
+    """(any honour, how many, gate bits of the sets held) of the seven honour counts."""
+    sets = [n >= 3 for n in honors]
+    gates = 0
+    for bit, held in zip(_HONOR_SET_BITS, sets, strict=True):
+        if held:
+            gates |= bit
+    if sum(sets[:4]) >= 3:
+        gates |= _B["three_wind_sets"]
+    if sum(sets[4:]) >= 2:
+        gates |= _B["two_dragon_sets"]
+    found = _HONOR_FACTS[honors] = (any(honors), sum(honors), gates)
     return found
+
+
+def clear_caches() -> None:
+    """Forget the honour patterns seen (benchmarks time hands that are all new)."""
+    _HONOR_FACTS.clear()
 
 
 class ShapeFacts:

@@ -19,11 +19,13 @@ from agari.engine.context import WinContext
 from agari.engine.dora import count_indicated
 from agari.engine.errors import InvalidHand, NotAgari, NoYaku
 from agari.engine.facts import CHIITOITSU, KOKUSHI, STANDARD, HandFacts, ShapeFacts
+from agari.engine.facts import clear_caches as facts_clear_caches
 from agari.engine.fu import CHIITOITSU_FU, CHIITOITSU_ITEMS, standard_fu
 from agari.engine.hand import Hand
 from agari.engine.points import hand_points, limit_base, payment_for, split_base
 from agari.engine.result import ScoreResult, YakuHit
 from agari.engine.rules import Rules
+from agari.engine.shapes import clear_caches as shapes_clear_caches
 from agari.engine.shapes import decompositions, is_kokushi
 from agari.engine.tiles import KINDS, Tile, format_tiles
 from agari.engine.validate import check_situation
@@ -80,13 +82,37 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
         han = YAKUMAN_HAN * yakuman
     else:
         han += dora_han
-    payment = payment_for(
-        han, fu, yakuman, ctx.seat_wind == 0, ctx.tsumo, rules, ctx.honba, ctx.sticks, ctx.players
-    )
+    payment = _payment(han, fu, yakuman, ctx, rules)
     rows = _rows(hits, yakuman, rules) + (() if yakuman else dora_rows)
     return ScoreResult(
         hand, win, ctx.tsumo, han, fu, yakuman, rows, wait, payment, rules.name, items, groups
     )
+
+
+def _payment(han: int, fu: int, yakuman: int, ctx: WinContext, rules: Rules):
+    """`payment_for` of the win, shared between hands that pay alike (payments are values)."""
+    key = (han, fu, yakuman, ctx.seat_wind, ctx.tsumo, ctx.honba, ctx.sticks, ctx.players,
+           id(rules))
+    found = _PAYMENTS.get(key)
+    if found is None or found[0] is not rules:
+        payment = payment_for(han, fu, yakuman, ctx.seat_wind == 0, ctx.tsumo, rules, ctx.honba,
+                              ctx.sticks, ctx.players)
+        if len(_PAYMENTS) < _MEMO_SIZE:
+            _PAYMENTS[key] = (rules, payment)  # holding ``rules`` keeps its id from being reused
+        return payment
+    return found[1]
+
+
+_PAYMENTS: dict[tuple, tuple] = {}
+_MEMO_SIZE = 1 << 14
+
+
+def clear_caches() -> None:
+    """Forget every memo of the scoring path (benchmarks time hands that are all new)."""
+    shapes_clear_caches()
+    facts_clear_caches()
+    for memo in (_PAYMENTS, _HAND_ROWS, _SHAPE_ROWS, _HITS, *_DORA_HITS.values()):
+        memo.clear()
 
 
 def _complete(hand: Hand, ctx: WinContext) -> tuple[Hand, Tile]:
@@ -280,7 +306,8 @@ def _rows(hits: list, yakuman: int, rules: Rules) -> tuple[YakuHit, ...]:
     if len(hits) > 1:
         hits = sorted(hits)  # by table order (orders are unique)
     if not yakuman:
-        return tuple([_hit(y, h) for _, h, y in hits])
+        made = _HITS
+        return tuple([made.get(o * 64 + h) or _hit(y, h) for o, h, y in hits])
     valued = [(_yakuman_value(y, rules), y) for _, _, y in hits if y.yakuman]
     if not rules.yakuman_stack:
         valued = [max(valued, key=lambda v: v[0])]
