@@ -82,7 +82,10 @@ def _part(pattern: tuple[int, ...], start: int):
     rest = tiles % 3
     if rest == 1:
         return _IMPOSSIBLE
-    if start < 27 and tiles <= suit_table.MAX_TILES and max(pattern) <= 4:
+    most = max(pattern)
+    if start == 27 and most <= 4:
+        splits = _honor_splits(pattern)
+    elif start < 27 and tiles <= suit_table.MAX_TILES and most <= 4:
         shifted = _SHIFTED[start // 9]
         splits = tuple([shifted.get(code) or _shift_code(shifted, code, start)
                         for code in suit_table.codes(pattern)])
@@ -91,6 +94,18 @@ def _part(pattern: tuple[int, ...], start: int):
     if not splits:
         return _IMPOSSIBLE
     return rest == 2, splits, splits[0] if len(splits) == 1 else None
+
+
+def _honor_splits(pattern: tuple[int, ...]) -> tuple[Decomposition, ...]:
+    """The split of the honour counts (no runs): each kind is a triplet, the pair or absent.
+
+    What `_suit_parts` finds for honours of at most four copies each, without the search
+    (checked against it in ``tests/engine/test_shapes.py``).
+    """
+    if 1 in pattern or 4 in pattern or pattern.count(2) > 1:
+        return ()
+    pair = 27 + pattern.index(2) if 2 in pattern else -1
+    return ((pair, (), tuple([27 + i for i, n in enumerate(pattern) if n == 3])),)
 
 
 def _shift(split: Decomposition, start: int) -> Decomposition:

@@ -84,3 +84,22 @@ def test_shanten_agrees_with_mahjong_on_random_hands():
         for k in rng.sample(wall, n):
             counts[k] += 1
         assert shanten_of(counts, (14 - n) // 3) == Shanten.calculate_shanten(counts), counts
+
+
+def test_honour_splits_are_what_the_search_finds():
+    """Honours are split directly (no runs to try); every pattern of up to 14 agrees."""
+    from itertools import product
+
+    from agari.engine.shapes import _honor_splits, _suit_parts
+
+    checked = 0
+    for pattern in product(range(5), repeat=7):
+        if sum(pattern) > 14 or sum(pattern) % 3 == 1:
+            continue
+        expected = tuple(
+            (p + 27 if p >= 0 else -1, (), tuple(t + 27 for t in trips))
+            for p, _, trips in _suit_parts(pattern, False)
+        )
+        assert _honor_splits(pattern) == expected, pattern
+        checked += 1
+    assert checked > 10000
