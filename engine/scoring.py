@@ -70,10 +70,7 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
         raise _not_agari(hand, win.kind)
     facts = HandFacts(hand, ctx, rules, win.kind)
     common = _hits(_hand_rows(facts.gates), facts, None)
-    dora_rows = _dora_rows(hand, ctx, rules)
-    dora_han = 0
-    for row in dora_rows:
-        dora_han += row.han
+    dora_rows, dora_han = _dora_rows(hand, ctx, rules)
     best = _best(_readings(hand, facts, decomps, chiitoi, kokushi, common), dora_han, ctx, rules)
     if best is None:
         raise NoYaku(f"{hand} has no yaku (dora do not count toward the one-han minimum)")
@@ -111,7 +108,7 @@ def clear_caches() -> None:
     """Forget every memo of the scoring path (benchmarks time hands that are all new)."""
     shapes_clear_caches()
     facts_clear_caches()
-    for memo in (_PAYMENTS, _HAND_ROWS, _SHAPE_ROWS, _HITS, *_DORA_HITS.values()):
+    for memo in (_PAYMENTS, _HAND_ROWS, _SHAPE_ROWS, _HITS, _DORA_ROWS):
         memo.clear()
 
 
@@ -314,39 +311,36 @@ def _rows(hits: list, yakuman: int, rules: Rules) -> tuple[YakuHit, ...]:
     return tuple(YakuHit(y.name, YAKUMAN_HAN * v, y.ja, y.zh, v) for v, y in valued)
 
 
-def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[YakuHit, ...]:
-    """Dora, red-five, ura and north rows (only those worth something)."""
+def _dora_rows(hand: Hand, ctx: WinContext, rules: Rules) -> tuple[tuple[YakuHit, ...], int]:
+    """Dora, red-five, ura and north rows (only those worth something), and their han."""
     reds = hand.reds
     reds = reds[0] + reds[1] + reds[2]
     if not ctx.dora and not reds and not ctx.nuki:
-        return ()  # ura need dora indicators beside them
-    rows = []
+        return _NO_DORA  # ura need dora indicators beside them
     held, players = hand.held, ctx.players
     nuki = ctx.nuki if rules.nuki_dora else 0
+    dora = ura = 0
     if ctx.dora:
-        n = count_indicated(ctx.dora if rules.kan_dora else ctx.dora[:1], held, players, nuki)
-        if n:
-            rows.append(_dora_hit("dora", n))
-    if reds:
-        rows.append(_dora_hit("aka_dora", reds))
+        dora = count_indicated(ctx.dora if rules.kan_dora else ctx.dora[:1], held, players, nuki)
     if ctx.ura and (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
-        n = count_indicated(ctx.ura if rules.kan_dora else ctx.ura[:1], held, players, nuki)
-        if n:
-            rows.append(_dora_hit("ura_dora", n))
-    if nuki:
-        rows.append(_dora_hit("nuki_dora", nuki))
-    return tuple(rows)
+        ura = count_indicated(ctx.ura if rules.kan_dora else ctx.ura[:1], held, players, nuki)
+    key = (dora, reds, ura, nuki)
+    return _DORA_ROWS.get(key) or _dora_rows_of(key)
 
 
-_DORA_HITS: dict[str, dict[int, YakuHit]] = {name: {} for name in DORA_NAMES}
+_NO_DORA: tuple[tuple[YakuHit, ...], int] = ((), 0)
+_DORA_ROWS: dict[tuple[int, int, int, int], tuple[tuple[YakuHit, ...], int]] = {}
+"""(dora, red fives, ura, norths) → their rows and han: a few hundred combinations occur."""
 
 
-def _dora_hit(name: str, han: int) -> YakuHit:
-    """The (shared) result row for ``han`` dora of one kind."""
-    row = _DORA_HITS[name].get(han)
-    if row is None:
-        row = _DORA_HITS[name][han] = YakuHit(name, han, *DORA_NAMES[name])
-    return row
+def _dora_rows_of(key: tuple[int, int, int, int]) -> tuple[tuple[YakuHit, ...], int]:
+    rows = tuple(
+        YakuHit(name, han, *DORA_NAMES[name])
+        for name, han in zip(("dora", "aka_dora", "ura_dora", "nuki_dora"), key, strict=True)
+        if han
+    )
+    found = _DORA_ROWS[key] = (rows, sum(key))
+    return found
 
 
 def _nagashi(hand: Hand, win: Tile, ctx: WinContext, rules: Rules) -> ScoreResult:
