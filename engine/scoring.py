@@ -69,7 +69,7 @@ def score(hand: Hand, ctx: WinContext | None = None, rules: Rules | None = None)
     if not (decomps or chiitoi or kokushi):
         raise _not_agari(hand, win.kind)
     facts = HandFacts(hand, ctx, rules, win.kind)
-    common = _hits(_hand_rows(facts.gates), facts, None)
+    common = _hand_hits(_HAND_ROWS.get(facts.gates) or _hand_rows(facts.gates), facts)
     dora_rows, dora_han = _dora_rows(hand, ctx, rules)
     best = _best(_readings(hand, facts, decomps, chiitoi, kokushi, common), dora_han, ctx, rules)
     if best is None:
@@ -188,7 +188,12 @@ def _readings(hand: Hand, facts: HandFacts, decomps, chiitoi: bool, kokushi: boo
 
 def _add(found: list, facts: HandFacts, shape: ShapeFacts, common, fu, items, groups) -> None:
     """Append the reading to ``found`` when it has a yaku."""
-    hits = common + _hits(_shape_rows(shape.gates), facts, shape) if shape.gates else common
+    gates = shape.gates
+    if gates:
+        rows = _SHAPE_ROWS.get(gates) or _shape_rows(gates)
+        hits = common + _shape_hits(rows, facts, shape)
+    else:
+        hits = common
     han = yakuman = 0
     for _, h, y in hits:
         if y.yakuman:
@@ -232,12 +237,24 @@ def _waits_in(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], win: int
     return found
 
 
-def _hits(rows: tuple, facts: HandFacts, shape) -> list:
-    """(order, han, row) for every row whose check passes and that has han here."""
+def _hand_hits(rows: tuple, facts: HandFacts) -> list:
+    """(order, han, row) for every hand-wide row whose check passes and that has han here."""
     closed = facts.closed
     found = []
     for y in rows:
-        if y.check(facts) if shape is None else y.check(facts, shape):
+        if y.check(facts):
+            han = y.han_closed if closed else y.han_open
+            if han:
+                found.append((y.order, han, y))
+    return found
+
+
+def _shape_hits(rows: tuple, facts: HandFacts, shape: ShapeFacts) -> list:
+    """(order, han, row) for every per-reading row whose check passes and has han here."""
+    closed = facts.closed
+    found = []
+    for y in rows:
+        if y.check(facts, shape):
             han = y.han_closed if closed else y.han_open
             if han:
                 found.append((y.order, han, y))
@@ -246,17 +263,13 @@ def _hits(rows: tuple, facts: HandFacts, shape) -> list:
 
 def _hand_rows(gates: int) -> tuple:
     """The hand-wide rows worth checking for these open gates (made once per combination)."""
-    rows = _HAND_ROWS.get(gates)
-    if rows is None:
-        rows = _HAND_ROWS[gates] = _open_rows(_HAND_BY_BIT, gates)
+    rows = _HAND_ROWS[gates] = _open_rows(_HAND_BY_BIT, gates)
     return rows
 
 
 def _shape_rows(gates: int) -> tuple:
     """The per-reading rows worth checking for these open gates (made once per combination)."""
-    rows = _SHAPE_ROWS.get(gates)
-    if rows is None:
-        rows = _SHAPE_ROWS[gates] = _open_rows(_SHAPE_BY_BIT, gates)
+    rows = _SHAPE_ROWS[gates] = _open_rows(_SHAPE_BY_BIT, gates)
     return rows
 
 
