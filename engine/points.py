@@ -95,9 +95,10 @@ def limit_base(han: int, fu: int, yakuman: int, rules: Rules) -> tuple[int, str]
             return 6000, "sanbaiman"
         count = han // KAZOE_HAN if rules.kazoe == "multiple" else 1
         return YAKUMAN_BASE * count, "kazoe-yakuman"
-    for min_han, base, name in _LIMIT_BY_HAN:
-        if han >= min_han:
-            return base, name
+    if han >= _LIMIT_BY_HAN[-1][0]:
+        for min_han, base, name in _LIMIT_BY_HAN:
+            if han >= min_han:
+                return base, name
     base = fu << (2 + han)
     if base >= MANGAN_BASE or (rules.kiriage and base == _KIRIAGE_BASE):
         return MANGAN_BASE, "mangan"
@@ -150,7 +151,7 @@ def payment_for(
     """`hand_points` without the argument checks, for callers that made the values themselves."""
     base, limit = limit_base(han, fu, yakuman, rules)
     points, ron, dealer_pay, each = split_base(base, dealer, tsumo, players, rules)
-    unit = rules.honba_unit(players)
+    unit = rules.sanma_honba_points if players == 3 else rules.honba_points
     if not tsumo:
         ron += honba * unit
         paid = ron
@@ -189,7 +190,7 @@ def split_base(
     ``points`` is the sum the winner collects (tenhou's figure).
     """
     if not tsumo:
-        ron = ceil100(base * (6 if dealer else 4))
+        ron = -(-base * (6 if dealer else 4) // 100) * 100  # ceil100, inline: every hand comes here
         return ron, ron, 0, 0
     split = players == 3 and rules.sanma_tsumo == "split"
     if dealer:

@@ -123,6 +123,7 @@ _SHIFTED: tuple[dict, dict, dict] = ({}, {}, {})
 
 
 def _shift_code(shifted: dict, code: int, start: int) -> Decomposition:
+    """The split a table code stands for (`agari.engine.suit_table.decode`), in absolute kinds."""
     split = shifted[code] = _shift(suit_table.decode(code), start)
     return split
 

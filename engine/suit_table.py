@@ -34,7 +34,7 @@ PATH = os.path.join(os.path.dirname(__file__), "data", "suit_parts.bin")
 MAGIC = 0x41475354  # "AGST"
 MAX_TILES = 14
 _POW5 = tuple(5**i for i in range(9))
-_TABLE: tuple[array, array, array] | None = None
+_TABLE: tuple[list[int], array, array] | None = None
 
 Split = tuple[int, tuple[int, ...], tuple[int, ...]]
 """(pair offset or -1, sequence start offsets, triplet offsets) within the suit (0..8)."""
@@ -79,7 +79,7 @@ def decode(code: int) -> Split:
     return pair, tuple(seqs), tuple(trips)
 
 
-def _load() -> tuple[array, array, array]:
+def _load() -> tuple[list[int], array, array]:
     global _TABLE
     with open(PATH, "rb") as f:
         data = array("I", f.read())
@@ -88,7 +88,7 @@ def _load() -> tuple[array, array, array]:
     magic, n_patterns, n_splits = data[0:3]
     if magic != MAGIC or len(data) != 3 + 2 * n_patterns + 1 + n_splits:
         raise RuntimeError(f"{PATH} is not a suit table: rebuild it (suit_table_build)")
-    keys = data[3 : 3 + n_patterns]
+    keys = data[3 : 3 + n_patterns].tolist()  # a list: bisect reads it without making ints
     offsets = data[3 + n_patterns : 4 + 2 * n_patterns]
     _TABLE = keys, offsets, data[4 + 2 * n_patterns :]
     return _TABLE

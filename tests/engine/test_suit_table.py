@@ -15,7 +15,7 @@ def test_shipped_table_is_the_definition():
     keys, offsets, codes = suit_table_build.build_table()
     shipped_keys, shipped_offsets, shipped_codes = suit_table._load()
     assert len(keys) == 21743  # complete one-suit patterns of at most 14 tiles
-    assert shipped_keys == array("I", keys)
+    assert shipped_keys == keys
     assert shipped_offsets == array("I", offsets)
     assert shipped_codes == array("I", codes)
 
