@@ -145,6 +145,15 @@ _INDICATOR_TEXTS: dict[str, tuple[Tile, ...]] = {}
 """Indicator strings already read: ``"3p"``, ``"1m,5z"`` recur across a batch."""
 
 
+def clear_caches() -> None:
+    """Forget the runs, melds and indicator strings read (benchmarks time all-new requests)."""
+    from agari.engine import hand, tiles
+
+    tiles._RUNS.clear()
+    hand._MELDS.clear()
+    _INDICATOR_TEXTS.clear()
+
+
 def _indicators(value: Any, name: str) -> tuple[Tile, ...]:
     found = _INDICATOR_TEXTS.get(value) if type(value) is str else None
     if found is None:

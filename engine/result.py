@@ -138,6 +138,8 @@ class ScoreResult(namedtuple("ScoreResult", _RESULT_FIELDS)):
         )
 
 
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(..., ensure_ascii=False)`` without making an encoder each time."""
 _FRAGMENTS: dict[Any, str] = {}
 _YAKU_TEXTS: dict[tuple, str] = {}
 _PAYMENT_TEXTS: dict[tuple, str] = {}
@@ -155,9 +157,7 @@ def _yaku_text(rows: tuple[YakuHit, ...]) -> str:
 
 
 def _yaku_fragment(y: YakuHit) -> str:
-    text = _FRAGMENTS[y] = json.dumps(
-        {"name": y.name, "han": y.han, "name_ja": y.name_ja}, ensure_ascii=False
-    )
+    text = _FRAGMENTS[y] = _dumps({"name": y.name, "han": y.han, "name_ja": y.name_ja})
     return text
 
 
@@ -170,7 +170,7 @@ def _payment_text(key: tuple, payment: Payment) -> str:
 
 def _fu_fragment(item: tuple) -> str:
     ((reason, fu),) = describe((item,))
-    text = json.dumps({"reason": reason, "fu": fu}, ensure_ascii=False)
+    text = _dumps({"reason": reason, "fu": fu})
     if len(_FRAGMENTS) < _MEMO_SIZE:
         _FRAGMENTS[item] = text
     return text
@@ -179,7 +179,7 @@ def _fu_fragment(item: tuple) -> str:
 def _string(text: str) -> str:
     encoded = _FRAGMENTS.get(("str", text))
     if encoded is None:
-        encoded = _FRAGMENTS[("str", text)] = json.dumps(text, ensure_ascii=False)
+        encoded = _FRAGMENTS[("str", text)] = _dumps(text)
     return encoded
 
 
