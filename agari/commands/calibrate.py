@@ -164,11 +164,12 @@ def _show_layout(layout, json_: bool) -> None:
     from agari.output import console
 
     out = console()
-    out.print("Lay out one tile of each kind, face up, in these rows (a finger's width "
-              "between tiles,\nrows apart), and photograph them from above or at an angle:\n")
-    out.print(layout.text(), markup=False)
-    out.print(f"\n{len(layout.names)} tiles. [##] = one tile face down (the back). "
-              "Red fives: --reds (default 0m,0p,0s).")
+    for text in ("Lay out one tile of each kind, face up, in these rows (tiles a finger's width "
+                 "apart at most, rows apart), and photograph them from above or at an angle:\n",
+                 layout.text(),
+                 f"\n{len(layout.names)} tiles. [##] = one tile face down (its back). "
+                 "Red fives: --reds (default 0m,0p,0s; 'none' for a set without)."):
+        out.print(text, markup=False, soft_wrap=True)
 
 
 def _show_list(json_: bool) -> None:
@@ -184,10 +185,10 @@ def _show_list(json_: bool) -> None:
 
     out = console()
     if not sets:
-        out.print(f"no tile sets calibrated yet ({root})")
+        out.print(f"no tile sets calibrated yet ({root})", markup=False, soft_wrap=True)
     for s in sets:
         out.print(f"{s['name']}: {s['photos']} photo(s), {s['kinds']} kinds, "
-                  f"red fives {' '.join(s['reds']) or 'none'}")
+                  f"red fives {' '.join(s['reds']) or 'none'}", markup=False, soft_wrap=True)
 
 
 def _show_result(result: dict, json_: bool) -> None:
@@ -202,12 +203,16 @@ def _show_result(result: dict, json_: bool) -> None:
     from agari.output import console
 
     out = console()
+
+    def say(text: str) -> None:
+        out.print(text, markup=False, soft_wrap=True)
+
     for a in result["added"]:
         wrong = ", ".join(f"{d['expected']}→{d['read']}" for d in a["disagreements"])
-        out.print(f"{a['image']}: {a['tiles']} tiles, {a['views']} views; the model alone read "
-                  f"{round(a['model_agreement'] * a['tiles'])}/{a['tiles']} right"
-                  + (f" ({wrong})" if wrong else ""))
+        say(f"{a['image']}: {a['tiles']} tiles, {a['views']} views; the model alone read "
+            f"{round(a['model_agreement'] * a['tiles'])}/{a['tiles']} right"
+            + (f" ({wrong})" if wrong else ""))
     p = result["profile"]
-    out.print(f"tile set {result['name']!r}: {p['photos']} photo(s), {p['kinds']} kinds, "
-              f"red fives {' '.join(p['reds']) or 'none'}; saved {result['path']}")
-    out.print(f"use it with --tileset {result['name']}")
+    say(f"tile set {result['name']!r}: {p['photos']} photo(s), {p['kinds']} kinds, "
+        f"red fives {' '.join(p['reds']) or 'none'}; saved {result['path']}")
+    say(f"use it with --tileset {result['name']}")
