@@ -256,30 +256,33 @@ _RUN_ENDS = str.maketrans({suit: suit + "," for suit in SUITS})
 def _read_run(key: str, text: str) -> tuple | None:
     """(tiles, canonical text, suit, counts in the suit, red fives, no fifth copy) of one
     ``digits+suit`` run, or None if ``key`` is not one."""
-    if not _RUN.fullmatch(key):
+    digits = key[:-1]
+    suit = _SUIT_INDEX.get(key[-1:])
+    if suit is None or not (digits.isdigit() and digits.isascii()):
         return None
-    suit = SUITS.index(key[-1])
-    by_digit, base = _BY_DIGIT[suit], 9 * suit
+    if suit == 3 and digits.strip("1234567"):
+        for d in digits:
+            _from_digit(int(d), "z", text)  # raises the exact error at the first bad digit
+    by_digit = _BY_DIGIT[suit]
+    tiles = tuple([by_digit[d] for d in digits])
     counts = [0] * len(_NO_SUIT[suit])
-    tiles = []
+    for t in tiles:
+        counts[t.kind - 9 * suit] += 1
+    canonical = "".join(sorted(digits))
     reds = 0
-    for d in key[:-1]:
-        tile = by_digit.get(d)
-        if tile is None:
-            _from_digit(int(d), key[-1], text)  # raises the exact error
-        tiles.append(tile)
-        counts[tile.kind - base] += 1
-        reds += tile.red
-    # Canonical order within a suit: digits sorted with the red 0 between 4 and 5.
-    canonical = "".join(sorted(key[:-1].translate(_SORTABLE))).translate(_DIGITS) + key[-1]
-    run = (tuple(tiles), canonical, suit, tuple(counts), reds, max(counts) <= 4)
+    if canonical[0] == "0":  # a red five sorts just before the plain fives, not first
+        reds = canonical.count("0")
+        rest = canonical[reds:]
+        at = len(rest) - len(rest.lstrip("1234"))
+        canonical = rest[:at] + "0" * reds + rest[at:]
+    run = (tiles, canonical + key[-1], suit, tuple(counts), reds,
+           len(digits) < 5 or max(counts) <= 4)
     if len(_RUNS) < _RUN_CACHE_SIZE:
         _RUNS[key] = run
     return run
 
 
-_SORTABLE = str.maketrans("1234056789", "abcdefghij")
-_DIGITS = str.maketrans("abcdefghij", "1234056789")
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 _BY_DIGIT = tuple(
     {str(d): tile for (d, s), tile in _INTERNED.items() if s == suit} for suit in SUITS
 )
