@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterator, NoReturn
+from functools import cache
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -26,7 +27,7 @@ EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
 
 
-@lru_cache(maxsize=None)
+@cache
 def console(stderr: bool = False) -> Console:
     """A rich console (imported on first use to keep start-up light)."""
     from rich.console import Console

@@ -88,7 +88,9 @@ def _show(result: Any, lang: str) -> None:
         out.print(f"[dim]note: {note}[/]")
     if result.score is not None:
         out.print(f"[bold]hand[/] {result.hand}")
-        score_command._show(result.score, lang)
+        from agari.breakdown import show_score
+
+        show_score(result.score, lang)
     if result.win_options:
         _options_table(out, "winning tile", result.win_options)
     if result.waits:
