@@ -30,6 +30,10 @@ from agari.vision.split import SplitConfig, TileSize, split_region
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
 
 
+INK_KERNELS: tuple[int, ...] = (3, 5, 7, 9, 13, 17, 23, 31, 41, 55)
+"""Closing sides the ink test uses (candidates take the nearest to their own size)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """One tile candidate in working pixels.
@@ -190,9 +194,7 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
 
     q = np.stack(quads).astype(np.float32)
     area = quad_areas(q).astype(np.float32)
-    short = float(np.median(np.sqrt(area * cfg.tile_aspect)))
-    ink = ink_share(image, q, kernel=max(3, int(cfg.split.ink_kernel_frac * short) | 1),
-                    darkness=cfg.ink_darkness)
+    ink = ink_share(image, q, kernel=_ink_kernels(area, cfg), darkness=cfg.ink_darkness)
     if face_down:
         # A back is plain colour: marks on it (a key's letter, print on paper) rule it
         # out; otherwise it is judged without ink.
@@ -219,6 +221,15 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         "plate": support.plate,
         "weight": np.array(weights, np.float32),
     }
+
+
+def _ink_kernels(area: np.ndarray, cfg: ProposalConfig) -> np.ndarray:
+    """Ink closing side per candidate, int ``(N,)``: a share of its own short side,
+    on a coarse odd ladder (a few closings serve every candidate)."""
+    short = np.sqrt(np.maximum(area, 1.0) * cfg.tile_aspect)
+    want = np.maximum(3.0, cfg.split.ink_kernel_frac * short)
+    ladder = np.asarray(INK_KERNELS)
+    return ladder[np.abs(np.log(want[:, None] / ladder[None, :])).argmin(axis=1)]
 
 
 def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Proposal]:

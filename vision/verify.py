@@ -100,17 +100,33 @@ def edge_support(gray: np.ndarray, quads: np.ndarray, cfg: VerifyConfig = Verify
                    bright.astype(np.float32), plate.astype(np.float32))
 
 
-def ink_share(gray: np.ndarray, quads: np.ndarray, *, kernel: int, darkness: float = 0.2,
-              inner: float = 0.6) -> np.ndarray:
+def ink_share(gray: np.ndarray, quads: np.ndarray, *, kernel: int | np.ndarray,
+              darkness: float = 0.2, inner: float = 0.6) -> np.ndarray:
     """Share of ink pixels in the middle of each quad: float32 ``(N,)``.
 
     Ink is a stroke at least ``darkness`` (a share of the local background,
     found by a grey closing with a ``kernel`` square) darker than its
     surroundings. The middle is the quad's bounding box shrunk to ``inner`` of
     its size. A face nearly always carries ink; a patch of table does not.
+
+    Args:
+        kernel: closing side, one for all quads or int ``(N,)``, one per quad
+            (strokes scale with the tile: a kernel fit for a small tile misses
+            a large tile's symbols).
     """
-    if len(quads) == 0:
+    n = len(quads)
+    if n == 0:
         return np.zeros(0, np.float32)
+    per = np.broadcast_to(np.asarray(kernel, int), (n,))
+    out = np.zeros(n, np.float32)
+    for k in np.unique(per):
+        sel = per == k
+        out[sel] = _ink_in(gray, quads[sel], int(k), darkness, inner)
+    return out
+
+
+def _ink_in(gray: np.ndarray, quads: np.ndarray, kernel: int, darkness: float,
+            inner: float) -> np.ndarray:
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
     ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed.astype(np.float32))
