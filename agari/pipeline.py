@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from agari.engine.result import ScoreResult
 from agari.engine.scoring import score
 from agari.engine.tiles import TILES, Tile
 from agari.vision.detection import TileDetection
+from agari.vision.fill import DEFAULT_FILL, FillConfig, fill_rows
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
@@ -44,6 +45,8 @@ class PipelineConfig:
     layout: LayoutConfig = DEFAULT_LAYOUT
     reading: ReadingConfig = DEFAULT_READING
     repair: RepairConfig = DEFAULT_REPAIR
+    fill: FillConfig | None = DEFAULT_FILL
+    """Row completion after classifying (`agari.vision.fill`); None skips it."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
@@ -272,7 +275,10 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     if not dets:
         raise NoTiles("no tiles found in the image")
     clf = classifier if classifier is not None else default_classifier()
-    dets = clf.classify_detections(image, dets, top_k=config.top_k)
+    classify = partial(clf.classify_detections, top_k=config.top_k)
+    dets = classify(image, dets)
+    if config.fill is not None:
+        dets = fill_rows(image, dets, classify, config=config.fill)
     t2 = time.perf_counter()
     result = read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
                              config=config)

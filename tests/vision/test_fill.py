@@ -1,0 +1,83 @@
+"""Row completion: tiles dropped from a real row are found again by the shipped model."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.fill import FillConfig, fill_rows
+from agari.vision.quads import quad_iou
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The bundled sample photo, its true tiles, and the shipped classifier."""
+    from agari.models import TileClassifier
+
+    image = cv2.imread(str(SAMPLE / "hand.jpg"))
+    truth = json.loads((SAMPLE / "hand.json").read_text())["tiles"]
+    clf = TileClassifier.load(threads=1)
+    return image, truth, partial(clf.classify_detections, top_k=3)
+
+
+def _row(truth: list[dict]) -> list[TileDetection]:
+    """The concealed row's true quads, left to right, unlabelled."""
+    row = [t for t in truth if t["role"] == "concealed" and not t["sideways"]]
+    row.sort(key=lambda t: t["quad"][0][0])
+    return [TileDetection(tuple(tuple(p) for p in t["quad"])) for t in row]
+
+
+@pytest.mark.parametrize("dropped", [(3,), (4, 5, 6), (0, 1)])
+def test_dropped_tiles_are_found_again(sample, dropped):
+    image, truth, classify = sample
+    row = _row(truth)
+    labelled = classify(image, row)
+    kept = [d for i, d in enumerate(labelled) if i not in dropped]
+    filled = fill_rows(image, kept, classify)
+    assert len(filled) == len(row)
+    for i in dropped:
+        best = max(filled, key=lambda d: quad_iou(np.float32(d.quad), np.float32(row[i].quad)))
+        assert quad_iou(np.float32(best.quad), np.float32(row[i].quad)) > 0.6
+        assert best.label == labelled[i].label
+    # Reading order is kept: centres run left to right as the row does.
+    xs = [d.centre[0] for d in filled]
+    assert xs == sorted(xs)
+
+
+def test_whole_row_gets_nothing_added(sample):
+    image, truth, classify = sample
+    labelled = classify(image, _row(truth))
+    assert fill_rows(image, labelled, classify) == labelled
+
+
+def test_nothing_is_added_where_the_model_sees_no_tile(sample):
+    image, truth, _ = sample
+    anchor = replace(_row(truth)[0], label=Tile.parse("2m"), confidence=0.99)
+
+    def no_tile(img, dets):
+        return [replace(d, label=None, confidence=0.99) for d in dets]
+
+    assert fill_rows(image, [anchor], no_tile) == [anchor]
+
+
+def test_growth_is_bounded_when_everything_looks_like_a_tile():
+    image = np.full((200, 2000, 3), 200, np.uint8)
+    quad = ((100.0, 50.0), (140.0, 50.0), (140.0, 105.0), (100.0, 105.0))
+    anchor = TileDetection(quad, label=Tile.parse("1p"), confidence=0.99)
+
+    def always_a_tile(img, dets):
+        return [replace(d, label=Tile.parse("1p"), confidence=0.99) for d in dets]
+
+    grown = fill_rows(image, [anchor], always_a_tile, config=FillConfig(max_rounds=5))
+    assert len(grown) == 1 + 5 + 2  # right: one per round; left: two steps to the border
+    grown = fill_rows(image, [anchor], always_a_tile, config=FillConfig(max_new=3))
+    assert len(grown) == 4

@@ -1,0 +1,151 @@
+"""Row completion: look for the tiles the locator missed beside the ones it found.
+
+Tiles in a hand touch or nearly touch, so a tile that was located and read
+with confidence says where its neighbours must be: one tile pitch further
+along its row, with much the same shape. The locator misses tiles whose faces
+merge with their neighbours or the tile body; here each confidently read face
+proposes the quads one pitch to either side, the classifier judges them, and
+what it names as a face with high confidence is kept, which in turn proposes
+its own neighbours. The classifier's ``none`` class (trained on straddling
+crops, fragments and bare table) is what stops a row at its real end.
+
+This is a verifier on top of the classical locator, not a learned detector:
+only quads derived from located tiles are ever looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from agari.engine.tiles import BACK, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.quads import quad_overlap
+
+Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
+"""``(image, detections) -> labelled copies``, e.g. `TileClassifier.classify_detections`."""
+
+
+@dataclass(frozen=True, slots=True)
+class FillConfig:
+    """When a located tile may propose neighbours, and when a proposal is kept."""
+
+    anchor_confidence: float = 0.80
+    """A located face read at least this confidently proposes its neighbours."""
+    accept_confidence: float = 0.90
+    """A proposed neighbour is kept when read as a face at least this confidently."""
+    accept_back: float = 0.97
+    """A proposed neighbour read as a back is kept only above this (bare felt looks alike)."""
+    pitches: tuple[float, ...] = (1.0, 1.06)
+    """Steps tried, in tile widths along the row (touching, and with a thin gap)."""
+    max_overlap: float = 0.30
+    """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
+    max_rounds: int = 12
+    """Each round extends every row by at most one tile at either end."""
+    max_new: int = 40
+    """Most tiles added to one photo."""
+
+
+DEFAULT_FILL = FillConfig()
+
+
+def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: Classify, *,
+              config: FillConfig = DEFAULT_FILL) -> list[TileDetection]:
+    """Add the confidently read neighbours of confidently read tiles.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``, the image the quads refer to.
+        detections: classified detections (label and confidence set).
+        classify: labels a batch of detections in ``image``.
+        config: tuning.
+
+    Returns:
+        The detections with the found neighbours inserted beside the tile that
+        proposed them (so a row stays in reading order).
+    """
+    out = list(detections)
+    h, w = image.shape[:2]
+    frontier = [d for d in out if _is_anchor(d, config)]
+    added = 0
+    for _ in range(config.max_rounds):
+        if not frontier or added >= config.max_new:
+            break
+        trials, owners = _neighbours(frontier, out, (w, h), config)
+        if not trials:
+            break
+        read = classify(image, trials)
+        kept = _best_per_side(read, owners, config)
+        frontier = []
+        for anchor, side, det in kept:
+            if added >= config.max_new or _overlaps(np.asarray(det.quad), out, config.max_overlap):
+                continue
+            at = next(i for i, d in enumerate(out) if d is anchor)
+            out.insert(at + (1 if side > 0 else 0), det)
+            frontier.append(det)
+            added += 1
+    return out
+
+
+def _is_anchor(det: TileDetection, cfg: FillConfig) -> bool:
+    return (isinstance(det.label, Tile) and not det.sideways
+            and det.confidence >= cfg.anchor_confidence)
+
+
+def _accepted(det: TileDetection, cfg: FillConfig) -> bool:
+    if isinstance(det.label, Tile):
+        return det.confidence >= cfg.accept_confidence
+    return det.label == BACK and det.confidence >= cfg.accept_back
+
+
+def _neighbours(frontier: list[TileDetection], known: list[TileDetection], size: tuple[int, int],
+                cfg: FillConfig) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
+    """Quads one pitch either side of each frontier tile that cover nothing known yet."""
+    trials: list[TileDetection] = []
+    owners: list[tuple[TileDetection, int]] = []
+    for det in frontier:
+        q = np.asarray(det.quad, np.float64)
+        step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the row's direction, one tile wide
+        for side in (1, -1):
+            for pitch in cfg.pitches:
+                nq = q + side * pitch * step
+                if not _inside(nq, size) or _overlaps(nq, known, cfg.max_overlap):
+                    continue
+                trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq)))
+                owners.append((det, side))
+    return trials, owners
+
+
+def _best_per_side(read: list[TileDetection], owners: list[tuple[TileDetection, int]],
+                   cfg: FillConfig) -> list[tuple[TileDetection, int, TileDetection]]:
+    """The most confident accepted reading for each (anchor, side)."""
+    best: dict[tuple[int, int], tuple[TileDetection, int, TileDetection]] = {}
+    for det, (anchor, side) in zip(read, owners, strict=True):
+        if not _accepted(det, cfg):
+            continue
+        key = (id(anchor), side)
+        if key not in best or det.confidence > best[key][2].confidence:
+            best[key] = (anchor, side, det)
+    return list(best.values())
+
+
+def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
+    w, h = size
+    return bool((q[:, 0] >= 0).all() and (q[:, 0] < w).all()
+                and (q[:, 1] >= 0).all() and (q[:, 1] < h).all())
+
+
+def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bool:
+    qf = q.astype(np.float32)
+    cx, cy = q.mean(axis=0)
+    reach = float(np.linalg.norm(q[0] - q[2]))
+    for d in known:
+        (dx, dy) = d.centre
+        if abs(dx - cx) > 2 * reach or abs(dy - cy) > 2 * reach:
+            continue
+        if quad_overlap(qf, np.asarray(d.quad, np.float32)) > limit:
+            return True
+    return False
+
+
+__all__ = ["DEFAULT_FILL", "Classify", "FillConfig", "fill_rows"]
