@@ -87,6 +87,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--model", help="classifier .onnx (default: the shipped model)")
     parser.add_argument("--out", help="keep the labelled output here")
+    parser.add_argument("--no-fill", action="store_true", help="skip row completion")
     args = parser.parse_args()
 
     from agari.datasets.coco import coco_document
@@ -104,7 +105,8 @@ def main() -> None:
         try:
             summary = run_label(LabelOptions(
                 inputs=(str(inputs),), out=out, formats=("coco",), workers=args.workers,
-                images="none", model=Path(args.model) if args.model else None))
+                images="none", model=Path(args.model) if args.model else None,
+                fill=not args.no_fill))
         except AgariError as err:
             sys.exit(f"label_eval: {err.message}")
         predicted = json.loads((out / "annotations.json").read_text())

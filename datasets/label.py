@@ -76,6 +76,7 @@ class LabelOptions:
         review_count: tiles on the review sheet.
         images: how images reach ``out/images`` (`IMAGE_MODES`).
         tileset: a tile-set profile's ``.json`` to read with (`agari calibrate`), or None.
+        fill: complete rows by the located tiles' neighbours (`agari.vision.fill`).
     """
 
     inputs: tuple[str, ...]
@@ -91,6 +92,7 @@ class LabelOptions:
     review_count: int = REVIEW_COUNT
     images: str = "link"
     tileset: Path | None = None
+    fill: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(str(i) for i in self.inputs))
@@ -207,7 +209,7 @@ def _worker_config(options: LabelOptions) -> tuple[WorkerConfig, str]:
         from agari.models.calibration_store import load_file
 
         calibrated(clf, load_file(tileset))
-    config = WorkerConfig(model=model, tileset=tileset, top_k=options.top_k,
+    config = WorkerConfig(model=model, tileset=tileset, top_k=options.top_k, fill=options.fill,
                           threads=1 if options.cluster else threads_per_worker(workers))
     return config, _file_digest(clf.path)
 

@@ -21,6 +21,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,12 +47,14 @@ class WorkerConfig:
         top_k: alternatives kept per tile.
         threads: native threads per worker (onnxruntime intra-op, OpenCV).
         tileset: a tile-set profile's ``.json`` to read with, or None.
+        fill: complete rows by the located tiles' neighbours (`agari.vision.fill`).
     """
 
     model: str | None = None
     tileset: str | None = None
     top_k: int = 3
     threads: int = 1
+    fill: bool = True
 
     def __post_init__(self) -> None:
         if self.top_k < 1:
@@ -166,10 +169,14 @@ def label_image(image: np.ndarray, config: WorkerConfig) -> dict:
     Raises:
         AgariError: the locator or classifier refused the image or the model.
     """
+    from agari.vision.fill import fill_rows
     from agari.vision.locate import locate
 
     clf = worker_classifier(config)
-    detections = clf.classify_detections(image, locate(image), top_k=config.top_k)
+    classify = partial(clf.classify_detections, top_k=config.top_k)
+    detections = classify(image, locate(image))
+    if config.fill:
+        detections = fill_rows(image, detections, classify)
     return {"width": int(image.shape[1]), "height": int(image.shape[0]),
             "tiles": [d.to_json() for d in detections]}
 

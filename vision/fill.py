@@ -136,16 +136,14 @@ def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
 
 
 def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bool:
+    """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
+    if not known:
+        return False
+    centres = np.array([d.centre for d in known])
+    reach = float(np.linalg.norm(q[0] - q[2]))  # quads further apart than a diagonal can't meet
+    near = np.flatnonzero(np.linalg.norm(centres - q.mean(axis=0), axis=1) < reach)
     qf = q.astype(np.float32)
-    cx, cy = q.mean(axis=0)
-    reach = float(np.linalg.norm(q[0] - q[2]))
-    for d in known:
-        (dx, dy) = d.centre
-        if abs(dx - cx) > 2 * reach or abs(dy - cy) > 2 * reach:
-            continue
-        if quad_overlap(qf, np.asarray(d.quad, np.float32)) > limit:
-            return True
-    return False
+    return any(quad_overlap(qf, np.asarray(known[i].quad, np.float32)) > limit for i in near)
 
 
 __all__ = ["DEFAULT_FILL", "Classify", "FillConfig", "fill_rows"]

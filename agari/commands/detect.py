@@ -3,7 +3,8 @@
 Per image, one JSON document with ``--json``: ``{"image", "width", "height",
 "tiles": [{"tile", "confidence", "quad", "box", "sideways", "face_down",
 "top"}], "elapsed_ms"}``; tiles in reading order. Candidates the classifier
-calls ``none`` (not a tile) are dropped. An image that cannot be read gives an
+calls ``none`` (not a tile) are dropped; unless ``--no-fill``, confidently read
+tiles propose their missed neighbours first (`agari.vision.fill`). An image that cannot be read gives an
 error line (an error object with ``--json``) and the others still run; the
 exit code is non-zero if any failed.
 """
@@ -36,6 +37,8 @@ def detect(
         "--locate-only", help="Skip the classifier: report where tiles are, unnamed.")] = False,
     top: Annotated[int, typer.Option(help="Alternatives to list per tile.")] = 3,
     tileset: TilesetOption = None,
+    fill: Annotated[bool, typer.Option(
+        help="Look beside confidently read tiles for tiles the locator missed.")] = True,
 ) -> None:
     """Find the tiles in each photo and name them."""
     with reported_errors(json_mode=json_):
@@ -45,7 +48,7 @@ def detect(
         failed = 0
         for path in images:
             failed += _one(path, clf, json_=json_, annotate=_annotate_path(annotate, path, images),
-                           top=top)
+                           top=top, fill=fill)
         if failed:
             raise typer.Exit(EXIT_ERROR)
 
@@ -59,14 +62,17 @@ def _annotate_path(out: Path | None, image: Path, images: list[Path]) -> Path | 
     return out
 
 
-def _one(path: Path, clf: Any, *, json_: bool, annotate: Path | None, top: int) -> int:
+def _one(path: Path, clf: Any, *, json_: bool, annotate: Path | None, top: int,
+         fill: bool) -> int:
     """Detect in one image and report it; 1 if it failed (reported), else 0."""
     import sys
     import time
+    from functools import partial
 
     from agari.engine.errors import AgariError
     from agari.models.classifier import read_image
     from agari.output import error_object
+    from agari.vision.fill import fill_rows
     from agari.vision.locate import locate
 
     try:
@@ -74,7 +80,10 @@ def _one(path: Path, clf: Any, *, json_: bool, annotate: Path | None, top: int) 
         t0 = time.perf_counter()
         dets = locate(image)
         if clf is not None:
-            named = clf.classify_detections(image, dets, top_k=top)
+            classify = partial(clf.classify_detections, top_k=top)
+            named = classify(image, dets)
+            if fill:
+                named = fill_rows(image, named, classify)
             dets = [d for d in named if d.label is not None]
         elapsed = (time.perf_counter() - t0) * 1e3
         if annotate is not None:

@@ -57,6 +57,8 @@ def label(
              "'none'.")] = "link",
     json_: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     tileset: TilesetOption = None,
+    fill: Annotated[bool, typer.Option(
+        help="Look beside confidently read tiles for tiles the locator missed.")] = True,
 ) -> None:
     """Label tile photos in bulk (YOLO, YOLO-OBB, COCO, Label Studio, CSV)."""
     with reported_errors(json_mode=json_):
@@ -67,7 +69,8 @@ def label(
             min_confidence=min_confidence,
             workers=usable_cpus() if workers is None else workers, cluster=cluster,
             resume=resume, model=model, top_k=top, review=review,
-            review_count=review_count, images=images, tileset=tileset_file(tileset))
+            review_count=review_count, images=images, tileset=tileset_file(tileset),
+            fill=fill)
         with _sigterm_as_interrupt(), _progress(show_bar=not json_) as on_event:
             summary = run_label(options, on_event=on_event)
         if json_:
