@@ -149,6 +149,12 @@ _PRESCALE_FACTOR = 2.0
 def _prescale(
     img: np.ndarray, m: np.ndarray, quad: QuadLike, sideways: bool, size: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``img`` the crop draws from, shrunk when the tile is much larger than
+    the crop, and the matrix from it to the crop.
+
+    Only the crop's own source region is resized (never the whole photo: on a
+    50-megapixel photo that cost ~90 ms per tile).
+    """
     q = _quad_array(quad)
     across = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     down = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
@@ -156,10 +162,18 @@ def _prescale(
     ratio = min(tile_w / size[1], tile_h / size[0])
     if ratio <= _PRESCALE_FACTOR:
         return img, m
+    h, w = size
+    corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], dtype=np.float64)
+    src = cv2.perspectiveTransform(corners, np.linalg.inv(m)).reshape(4, 2)
+    x0, y0 = np.maximum(np.floor(src.min(axis=0)) - 2, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(src.max(axis=0)) + 3, img.shape[1::-1]).astype(int)
+    if x1 - x0 < 2 or y1 - y0 < 2:  # the crop lies outside the image: nothing to average
+        return img, m
     f = _PRESCALE_FACTOR / ratio
-    small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    scale_back = np.diag([1.0 / f, 1.0 / f, 1.0])
-    return small, m @ scale_back
+    small = cv2.resize(img[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    fx, fy = small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0)  # exact after rounding
+    to_source = np.array([[1.0 / fx, 0.0, x0], [0.0, 1.0 / fy, y0], [0.0, 0.0, 1.0]])
+    return small, m @ to_source
 
 
 def crop_tiles(

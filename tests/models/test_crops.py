@@ -88,6 +88,24 @@ def test_large_tile_is_averaged_not_aliased():
     assert abs(float(crop.mean()) - 127.5) < 12
 
 
+def test_large_tile_in_a_large_photo_is_cut_from_its_own_region():
+    # A big tile (striped, so averaging shows) deep inside a 24-megapixel photo, and a
+    # second tile half off its edge: both crops match those from a photo of just the
+    # tile, so the shrink before warping uses the tile's region, borders included.
+    tile, quad = make_tile_image(angle=12.0, tile_w=60, tile_h=80)
+    tile = cv2.resize(tile, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+    tile[:, ::2] //= 2
+    quad = quad * 8
+    big = np.full((4000, 6000, 3), 90, np.uint8)
+    big[1500:3900, 3000:5400] = tile
+    alone = crop_tile(tile, quad, size=(64, 48), margin=0.1)
+    inside = crop_tile(big, quad + (3000, 1500), size=(64, 48), margin=0.1)
+    assert np.abs(inside.astype(int) - alone.astype(int)).mean() < 3
+    big[:2400, :2000] = tile[:, 400:]  # the tile's left sixth is off the photo
+    edge = crop_tile(big, quad - (400, 0), size=(64, 48), margin=0.1)
+    assert np.abs(edge[:, 16:].astype(int) - alone[:, 16:].astype(int)).mean() < 3
+
+
 def test_batched_crops_match_single_and_detections():
     img, quad = make_tile_image(angle=10.0)
     det = TileDetection(quad=tuple(map(tuple, quad)))
