@@ -98,12 +98,13 @@ def test_large_tile_in_a_large_photo_is_cut_from_its_own_region():
     quad = quad * 8
     big = np.full((4000, 6000, 3), 90, np.uint8)
     big[1500:3900, 3000:5400] = tile
-    alone = crop_tile(tile, quad, size=(64, 48), margin=0.1)
+    small = cv2.resize(tile, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
+    alone = crop_tile(small, quad / 8, size=(64, 48), margin=0.1)  # small enough: no shrink
     inside = crop_tile(big, quad + (3000, 1500), size=(64, 48), margin=0.1)
-    assert np.abs(inside.astype(int) - alone.astype(int)).mean() < 3
+    assert np.abs(inside.astype(int) - alone.astype(int)).mean() < 6
     big[:2400, :2000] = tile[:, 400:]  # the tile's left sixth is off the photo
     edge = crop_tile(big, quad - (400, 0), size=(64, 48), margin=0.1)
-    assert np.abs(edge[:, 16:].astype(int) - alone[:, 16:].astype(int)).mean() < 3
+    assert np.abs(edge[:, 16:].astype(int) - alone[:, 16:].astype(int)).mean() < 6
 
 
 def test_batched_crops_match_single_and_detections():
