@@ -70,7 +70,8 @@ def _docs(output: str) -> list[dict]:
 
 def test_json_follows_the_contract(photo, tmp_path):
     model = write_flat_model(tmp_path / "m.onnx", "5m")
-    res = runner.invoke(app, ["detect", str(photo), "--json", "--model", str(model)])
+    res = runner.invoke(app, ["detect", str(photo), "--json", "--model", str(model),
+                              "--no-fill"])
     assert res.exit_code == 0, res.output
     (doc,) = _docs(res.output)
     assert doc["image"] == str(photo)
@@ -81,6 +82,21 @@ def test_json_follows_the_contract(photo, tmp_path):
     assert len(tile["quad"]) == 4 and len(tile["box"]) == 4
     assert tile["sideways"] is False
     assert doc["elapsed_ms"] >= 0
+
+
+def test_rows_are_completed_along_themselves_unless_no_fill(photo, tmp_path):
+    # A model that calls everything a tile makes row completion run to the picture's
+    # edges: the extra tiles lie on the two rows, never elsewhere.
+    model = write_flat_model(tmp_path / "m.onnx", "5m")
+    res = runner.invoke(app, ["detect", str(photo), "--json", "--model", str(model)])
+    tiles = _docs(res.output)[0]["tiles"]
+    located = _docs(runner.invoke(app, ["detect", str(photo), "--json", "--locate-only"]
+                                  ).output)[0]["tiles"]
+    assert len(tiles) > len(located)
+    row_ys = sorted({round(t["box"][1] + t["box"][3] / 2, -1) for t in located})
+    for t in tiles:
+        y = t["box"][1] + t["box"][3] / 2
+        assert min(abs(y - r) for r in row_ys) < 15
 
 
 def test_candidates_the_classifier_calls_none_are_dropped(photo, tmp_path):
