@@ -21,6 +21,7 @@ from agari.vision.regions import (
     contrast_map,
     face_map,
     filled_map,
+    ink_map,
     level_regions,
     neutral_map,
     threshold_levels,
@@ -28,7 +29,6 @@ from agari.vision.regions import (
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
 from agari.vision.split import SplitConfig, TileSize, split_region
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
-
 
 INK_KERNELS: tuple[int, ...] = (3, 5, 7, 9, 13, 17, 23, 31, 41, 55)
 """Closing sides the ink test uses (candidates take the nearest to their own size)."""
@@ -80,6 +80,12 @@ class ProposalConfig:
     backs has seams, a point stick or a pen does not."""
     max_tile_fraction: float = 0.2
     """A single tile never covers more than this share of the working image."""
+    ink_rows: bool = True
+    """Also take rows of ink blobs (`agari.vision.regions.ink_map`) as regions: on bright
+    tables faces may be no brighter than the table, or even darker (standing tiles lit
+    from above), yet a row of them is a row of ink."""
+    ink_max_aspect: float = 0.5
+    """Ink blobs are kept only as rows of tiles (short/long at most this)."""
     use_filled: bool = True
     """Also threshold the face map with ink filled in (faces crowded with symbols)."""
     min_tile_side: float = 11.0
@@ -146,6 +152,13 @@ def face_regions(work: np.ndarray, cfg: ProposalConfig) -> tuple[list[Region], n
         neutral = neutral_map(work, cfg.maps)
         regions += _regions(neutral, cfg, threshold_levels(
             neutral, replace(cfg.levels, levels=cfg.neutral_levels)))
+
+    if cfg.ink_rows:
+        # Rows only: a single blob of ink is as often a printed label as a face.
+        blobs = ink_map(gray, cfg.maps, darkness=cfg.split.ink_darkness,
+                        min_valid=cfg.levels.min_valid)
+        regions += [r for r in _regions(blobs, cfg, np.float32([127.0]))
+                    if r.aspect <= cfg.ink_max_aspect]
     if cfg.contrast_steps:
         block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
         steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)

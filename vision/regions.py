@@ -38,6 +38,14 @@ class MapConfig:
     """How strongly seams (black-hat response) are subtracted from the face map."""
     fill_kernel: int = 5
     """Closing kernel of the filled face map: ink strokes narrower than this vanish."""
+    ink_stroke: int = 9
+    """Closing side of the ink map's stroke test: darker strokes narrower than this are ink."""
+    ink_close: int = 21
+    """Closing side that joins a face's symbols into one blob of ink."""
+    ink_grow: int = 9
+    """Ink blobs are grown by this square: a face's ink stops short of its edge."""
+    neutral_kernel: int = 5
+    """Closing kernel of the neutral map (a wide one blurs the faces into blocks)."""
     neutral_saturation: float = 110.0
     """Saturation at which the neutral map reaches zero (ivory faces stay near 50)."""
     back_min_value: int = 60
@@ -126,7 +134,10 @@ def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
-    excess = np.maximum(_saturation(bgr).astype(np.int16) - cfg.face_saturation_free, 0)
+    # Coloured ink is saturated too: an opening of the saturation wipes strokes
+    # narrower than the kernel and keeps the broad colour of a back.
+    sat = cv2.morphologyEx(_saturation(bgr), cv2.MORPH_OPEN, k)
+    excess = np.maximum(sat.astype(np.int16) - cfg.face_saturation_free, 0)
     score = closed.astype(np.int16) - (cfg.face_saturation_weight * excess).astype(np.int16)
     return np.clip(score, 0, 255).astype(np.uint8)
 
@@ -138,10 +149,30 @@ def neutral_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     table but they are far less coloured; on a grey table this is just
     brightness again.
     """
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.neutral_kernel, cfg.neutral_kernel))
     hsv = cv2.cvtColor(cv2.morphologyEx(bgr, cv2.MORPH_CLOSE, k), cv2.COLOR_BGR2HSV)
     grey_share = 1.0 - np.minimum(hsv[..., 1], cfg.neutral_saturation) / cfg.neutral_saturation
     return (hsv[..., 2] * grey_share).astype(np.uint8)
+
+
+def ink_map(gray: np.ndarray, cfg: MapConfig = MapConfig(), *, darkness: float = 0.2,
+            min_valid: int = 8) -> np.ndarray:
+    """Where faces carry ink: ``uint8 (H, W)``, 255 in blobs of strokes, else 0.
+
+    Strokes are at least ``darkness`` (a share of a grey closing) darker than
+    their surroundings; a closing joins a face's symbols into one blob and an
+    opening drops stray specks (wood grain, text on paper is kept: that is for
+    shape and the classifier to reject); the blobs are grown towards the
+    face's edges. Pixels at or below ``min_valid`` (black padding) are no ink.
+    """
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_stroke, cfg.ink_stroke))
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed) & (gray > min_valid)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_close, cfg.ink_close))
+    blobs = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, k)
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, k)
+    g = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_grow, cfg.ink_grow))
+    return cv2.dilate(blobs, g) * 255
 
 
 def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:

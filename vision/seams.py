@@ -142,6 +142,20 @@ def blank(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:
     return np.clip(1.0 - near / cfg.ink_full, 0.0, 1.0).astype(np.float32)
 
 
+SEAM_INK = 0.9
+"""A line whose middle is this much ink is a seam (symbols leave gaps)."""
+
+
+def band_centre(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+    """`blank` averaged over a band as wide as two faces' margins: highest in the middle
+    of a blank band between two faces, where their seam is. A line dark from end to end
+    is that seam, not a symbol: it does not spoil the band."""
+    r = max(1, int(round(cfg.blank_band * tile_short)))
+    b = blank(np.where(ink >= SEAM_INK, 0.0, ink).astype(np.float32), tile_short, cfg)
+    b = b.reshape(1, -1)
+    return cv2.blur(b, (2 * r + 1, 1), borderType=cv2.BORDER_REPLICATE).ravel()
+
+
 def period(ink: np.ndarray, lo: float, hi: float, min_corr: float
             ) -> tuple[float, float] | None:
     """``(lag, correlation)``: the lag in ``[lo, hi]`` at which the ink profile best

@@ -20,7 +20,14 @@ import cv2
 import numpy as np
 from agari.vision.frames import Frame, cut, rectify
 from agari.vision.quads import fit_quad
-from agari.vision.seams import blank, ink_profile, period, seam_profile, smooth_leans
+from agari.vision.seams import (
+    band_centre,
+    blank,
+    ink_profile,
+    period,
+    seam_profile,
+    smooth_leans,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +93,14 @@ class SplitConfig:
     min_period_corr: float = 0.3
     """Autocorrelation needed to trust a row's repeat."""
     period_tolerance: float = 0.1
+    """Segment widths may differ this much from a row's repeat (perspective)."""
     sure_period_corr: float = 0.5
     """A repeat this clear is the only width tried for the row."""
     period_alt_cost: float = 0.35
     """DP cost of a sideways tile in a row with a clear repeat."""
-    """Segment widths may differ this much from a row's repeat (perspective)."""
+    repeat_seam_weight: float = 0.3
+    """Weight of the seams beside the blank bands where a row's ink repeats clearly: there
+    the bands mark the cuts, and dark columns of symbols (stacked circles) pass for seams."""
     margin_zone: float = 0.14
     """Share of the line at each end of a region where faces are blank (0 disables the test)."""
     pad: int = 2
@@ -195,6 +205,8 @@ def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
                 # repeat is the only width tried; a sideways tile costs more there.
                 repeat = (found[0], across, cfg.period_tolerance, found[1])
                 widths = [repeat] if found[1] >= cfg.sure_period_corr else [repeat, *widths]
+                if found[1] >= cfg.sure_period_corr:
+                    guide = cfg.repeat_seam_weight * seam + band_centre(ink, size.short, cfg)
         for main, alt, tol, repeat in widths:
             found_cuts = _dp_cuts(guide, float(cfg.pad), cfg.pad + length, main, alt,
                                   size.short, cfg, tolerance=tol,
