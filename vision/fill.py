@@ -136,7 +136,9 @@ def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
 
 
 def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bool:
-    """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
+    """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``); candidates
+    the classifier called ``none`` are not tiles and never stand in the way."""
+    known = [d for d in known if d.label is not None]
     if not known:
         return False
     centres = np.array([d.centre for d in known])

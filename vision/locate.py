@@ -16,7 +16,10 @@ No learned detector; the steps are:
    `agari.vision.verify`): every candidate is scored from its outline, seams,
    ink, contrast with its surroundings and how often it was found; the best
    non-overlapping ones are kept.
-5. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
+5. Standing rows (`agari.vision.standing`): faces in shade below a long bright
+   band (the tiles' tops) are cut by the repeat of their seams, where the
+   other proposals left them uncovered.
+6. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
    direction and the sideways flag, sorted in reading order, and mapped back
    to the original image's pixels.
 """
@@ -32,6 +35,7 @@ from agari.vision.detection import TileDetection
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.rows import RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
+from agari.vision.standing import StandingConfig, standing_proposals
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,8 @@ class LocateConfig:
     min_side: int = 32
     """Images smaller than this on either side are refused."""
     proposals: ProposalConfig = field(default_factory=ProposalConfig)
+    standing: StandingConfig | None = field(default_factory=StandingConfig)
+    """Standing rows cut beside their bright tops (`agari.vision.standing`); None skips."""
     rows: RowConfig = field(default_factory=RowConfig)
 
 
@@ -80,6 +86,8 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     work = shrink(bgr, scale)
     scale = work.shape[1] / w  # the exact factor after rounding the size
     proposals = propose(work, config.proposals)
+    if config.standing is not None:
+        proposals += standing_proposals(work, proposals, config=config.standing)
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 

@@ -187,6 +187,16 @@ def test_the_shipped_sample_reads_as_its_ground_truth(stages) -> None:
     assert doc["score"]["points"] == 2000
 
 
+def test_the_readme_sample_reads_end_to_end() -> None:
+    # The README's first command, with the real locator and the shipped model.
+    from agari.datasets.annotation import image_from_dict
+
+    ann = image_from_dict(json.loads(SAMPLE.with_suffix(".json").read_text()))
+    doc = doc_of(photo(str(SAMPLE), "--json"))
+    assert doc["hand"] == ann.hand and doc["layout"]["dora"] == ["3p"]
+    assert doc["score"]["points"] == 2000 and doc["error"] is None
+
+
 def test_annotate_to_a_bad_format_is_an_error(stages, photo_file, tmp_path) -> None:
     stages(lay_out("123m456p789s1122z", "2z").dets)
     result = photo(str(photo_file), "--riichi", "--annotate", str(tmp_path / "out.xyz"))

@@ -1,0 +1,62 @@
+"""Standing rows: faces in shade below a bright band, cut by the repeat of their seams."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from agari.vision.proposals import Proposal
+from agari.vision.quads import quad_iou
+from agari.vision.standing import standing_proposals
+
+TABLE, TOP, FACE, SEAM, INK = 150, 235, 120, 60, 20
+X0, Y0, PITCH, COUNT = 100, 200, 50, 9
+FACE_H = 66
+
+
+def _scene(*, seams: bool = True, ink: bool = True, seed: int = 3) -> tuple[np.ndarray, list]:
+    """A grey table, a row of standing tiles seen from the seat: bright tops, shaded faces
+    (darker than the table) with symbols, thin dark seams. Returns (image, face quads)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((480, 800, 3), TABLE, np.uint8)
+    img = np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)
+    x1 = X0 + PITCH * COUNT
+    cv2.rectangle(img, (X0, Y0 - 24), (x1, Y0 - 1), (TOP,) * 3, -1)
+    cv2.rectangle(img, (X0, Y0), (x1, Y0 + FACE_H), (FACE,) * 3, -1)
+    quads = []
+    for i in range(COUNT):
+        a = X0 + i * PITCH
+        if seams and i:
+            cv2.line(img, (a, Y0), (a, Y0 + FACE_H), (SEAM,) * 3, 2)
+        if ink:
+            cx = a + PITCH // 2 + int(rng.integers(-4, 5))
+            cv2.putText(img, "AB"[i % 2], (cx - 14, Y0 + 48), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
+                        (INK,) * 3, 3)
+        quads.append(np.float32([[a, Y0], [a + PITCH, Y0], [a + PITCH, Y0 + FACE_H],
+                                 [a, Y0 + FACE_H]]))
+    return img, quads
+
+
+def test_faces_below_the_band_are_cut_one_per_tile():
+    img, faces = _scene()
+    props = standing_proposals(img, [])
+    found = [p.quad for p in props]
+    for face in faces:
+        assert max(quad_iou(face, q) for q in found) > 0.6
+    below = [q for q in found if q[:, 1].mean() > Y0]
+    assert len(below) == COUNT
+
+
+@pytest.mark.parametrize("what", ["seams", "ink"])
+def test_nothing_without_seams_or_symbols(what):
+    img, _ = _scene(**{what: False})
+    assert standing_proposals(img, []) == []
+
+
+def test_tiles_already_proposed_are_left_alone():
+    img, faces = _scene()
+    existing = [Proposal(faces[0], 2.0), Proposal(faces[1], 2.0)]
+    props = standing_proposals(img, existing)
+    for p in props:
+        assert all(quad_iou(p.quad, e.quad) < 0.3 for e in existing)
+    assert len([p for p in props if p.quad[:, 1].mean() > Y0]) == COUNT - 2
