@@ -28,6 +28,7 @@ from agari.vision.regions import (
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
 from agari.vision.split import SplitConfig, TileSize, split_region
+from agari.vision.trim import TrimConfig, trim_to_face
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
 
 INK_KERNELS: tuple[int, ...] = (3, 5, 7, 9, 13, 17, 23, 31, 41, 55)
@@ -110,6 +111,8 @@ class ProposalConfig:
     size_radius: float = 2.0
     """Single tiles within this many tile lengths of a region set its tile size."""
     weights: ScoreWeights = field(default_factory=ScoreWeights)
+    trim: TrimConfig | None = field(default_factory=TrimConfig)
+    """Kept proposals holding a tile's body as well are trimmed to the face; None skips."""
     vote_iou: float = 0.7
     """Two proposals with boxes this alike count as finding the same tile."""
     back_steps: tuple[float, ...] = (60.0, 80.0, 100.0, 120.0, 140.0, 160.0, 185.0)
@@ -139,7 +142,17 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
         steps = np.asarray(cfg.back_steps, np.float32)
         cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
     props = _scored(cands, cfg)
-    return props if keep_all else suppress(props, cfg.nms_overlap, cfg.min_score)
+    if keep_all:
+        return props
+    kept = suppress(props, cfg.nms_overlap, cfg.min_score)
+    return kept if cfg.trim is None else [_trimmed(p, gray, cfg.trim) for p in kept]
+
+
+def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
+    """The proposal with its quad trimmed to the face (`agari.vision.trim`), if it holds a
+    tile's body too."""
+    face = None if p.face_down else trim_to_face(gray, p.quad, cfg)
+    return p if face is None else replace(p, quad=face.astype(np.float32))
 
 
 def face_regions(work: np.ndarray, cfg: ProposalConfig) -> tuple[list[Region], np.ndarray]:
