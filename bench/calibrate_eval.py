@@ -161,10 +161,10 @@ def run_set(clf: TileClassifier, family: str, seed: int, *, scenes: int, truth_l
     truth = [TileDetection(quad=t.quad) for t in tiles]
     status = "truth quads" if truth_layout else "ok"
     if not truth_layout:
-        from agari.vision.locate import locate
+        from agari.vision.fill import read_tiles
 
         try:
-            profile, _ = calibrate_photo(profile, image, locate(image), clf,
+            profile, _ = calibrate_photo(profile, image, read_tiles(image, clf), clf,
                                          source=f"{family}-{seed}.jpg")
         except AgariError as err:
             status = ("check: " if "reads as" in err.message else "locator: ") + err.message

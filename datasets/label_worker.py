@@ -21,7 +21,6 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -169,14 +168,10 @@ def label_image(image: np.ndarray, config: WorkerConfig) -> dict:
     Raises:
         AgariError: the locator or classifier refused the image or the model.
     """
-    from agari.vision.fill import fill_rows
-    from agari.vision.locate import locate
+    from agari.vision.fill import read_tiles
 
-    clf = worker_classifier(config)
-    classify = partial(clf.classify_detections, top_k=config.top_k)
-    detections = classify(image, locate(image))
-    if config.fill:
-        detections = fill_rows(image, detections, classify)
+    detections = read_tiles(image, worker_classifier(config), top_k=config.top_k,
+                            fill=config.fill)
     return {"width": int(image.shape[1]), "height": int(image.shape[0]),
             "tiles": [d.to_json() for d in detections]}
 

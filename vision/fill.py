@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from agari.engine.tiles import BACK, Tile
@@ -87,6 +88,27 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
     return out
 
 
+def read_tiles(image: np.ndarray, classifier, *, top_k: int = 3, fill: bool = True,
+               config: FillConfig = DEFAULT_FILL) -> list[TileDetection]:
+    """Stages 1-2 as `agari detect` runs them: locate, classify, complete rows.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``.
+        classifier: has ``classify_detections(image, dets, top_k=k)`` (a `TileClassifier`).
+        top_k: alternatives kept per tile.
+        fill: complete rows (`fill_rows`).
+
+    Returns:
+        Classified detections in reading order, those the classifier calls ``none``
+        included (label None).
+    """
+    from agari.vision.locate import locate
+
+    classify = partial(classifier.classify_detections, top_k=top_k)
+    dets = classify(image, locate(image))
+    return fill_rows(image, dets, classify, config=config) if fill else dets
+
+
 def _is_anchor(det: TileDetection, cfg: FillConfig) -> bool:
     return (isinstance(det.label, Tile) and not det.sideways
             and det.confidence >= cfg.anchor_confidence)
@@ -148,4 +170,4 @@ def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bo
     return any(quad_overlap(qf, np.asarray(known[i].quad, np.float32)) > limit for i in near)
 
 
-__all__ = ["DEFAULT_FILL", "Classify", "FillConfig", "fill_rows"]
+__all__ = ["DEFAULT_FILL", "Classify", "FillConfig", "fill_rows", "read_tiles"]

@@ -114,7 +114,7 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
     from agari.models.calibration_build import calibrate_photo
     from agari.models.classifier import TileClassifier, read_image
     from agari.paths import tileset_dir
-    from agari.vision.locate import locate
+    from agari.vision.fill import read_tiles
 
     root = tileset_dir()
     clf = TileClassifier.load(model)
@@ -123,7 +123,9 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
     for path in photos:
         try:
             image = read_image(path)
-            profile, report = calibrate_photo(profile, image, locate(image), clf,
+            # All located tiles (what the model vetoes too: binding goes by position)
+            # plus the neighbours row completion found.
+            profile, report = calibrate_photo(profile, image, read_tiles(image, clf), clf,
                                               source=path.name, force=force)
         except AgariError as err:
             errors.append({"image": str(path), "error": {"code": err.code,

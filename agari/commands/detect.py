@@ -4,9 +4,9 @@ Per image, one JSON document with ``--json``: ``{"image", "width", "height",
 "tiles": [{"tile", "confidence", "quad", "box", "sideways", "face_down",
 "top"}], "elapsed_ms"}``; tiles in reading order. Candidates the classifier
 calls ``none`` (not a tile) are dropped; unless ``--no-fill``, confidently read
-tiles propose their missed neighbours first (`agari.vision.fill`). An image that cannot be read gives an
-error line (an error object with ``--json``) and the others still run; the
-exit code is non-zero if any failed.
+tiles propose their missed neighbours first (`agari.vision.fill`). An image
+that cannot be read gives an error line (an error object with ``--json``) and
+the others still run; the exit code is non-zero if any failed.
 """
 
 from __future__ import annotations
@@ -67,24 +67,21 @@ def _one(path: Path, clf: Any, *, json_: bool, annotate: Path | None, top: int,
     """Detect in one image and report it; 1 if it failed (reported), else 0."""
     import sys
     import time
-    from functools import partial
 
     from agari.engine.errors import AgariError
     from agari.models.classifier import read_image
     from agari.output import error_object
-    from agari.vision.fill import fill_rows
+    from agari.vision.fill import read_tiles
     from agari.vision.locate import locate
 
     try:
         image = read_image(path)
         t0 = time.perf_counter()
-        dets = locate(image)
-        if clf is not None:
-            classify = partial(clf.classify_detections, top_k=top)
-            named = classify(image, dets)
-            if fill:
-                named = fill_rows(image, named, classify)
-            dets = [d for d in named if d.label is not None]
+        if clf is None:
+            dets = locate(image)
+        else:
+            dets = [d for d in read_tiles(image, clf, top_k=top, fill=fill)
+                    if d.label is not None]
         elapsed = (time.perf_counter() - t0) * 1e3
         if annotate is not None:
             _write_annotated(image, dets, annotate)
