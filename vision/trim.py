@@ -70,13 +70,15 @@ def trim_to_face(gray: np.ndarray, quad: np.ndarray, cfg: TrimConfig = TrimConfi
                                 borderMode=cv2.BORDER_REPLICATE)
     x0 = int(cfg.side_margin * w)
     x1 = max(w - x0, x0 + 1)
-    inked = np.nonzero(_ink_rows(patch, cfg)[:, x0:x1].mean(axis=1) > cfg.row_ink)[0]
+    end = max(1, int(cfg.end * h))
+    # Dark lines at the quad's very ends are its outline (or the table), not symbols.
+    inked = end + np.nonzero(
+        _ink_rows(patch, cfg)[end:h - end, x0:x1].mean(axis=1) > cfg.row_ink)[0]
     if len(inked) < 3:
         return None
     first, last = int(inked[0]), int(inked[-1])
     top, bottom = first / h, (h - 1 - last) / h
     grad = _row_edges(patch[:, x0:x1])
-    end = max(1, int(cfg.end * h))
     if bottom > cfg.blank and top < cfg.other:
         y = _first_edge(grad, last + 1 + cfg.skip, h - end, cfg.edge_share, from_start=True)
         box = [[0, 0], [w, 0], [w, y], [0, y]]
