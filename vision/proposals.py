@@ -111,6 +111,8 @@ class ProposalConfig:
     size_radius: float = 2.0
     """Single tiles within this many tile lengths of a region set its tile size."""
     weights: ScoreWeights = field(default_factory=ScoreWeights)
+    speck_share: float = 0.2
+    """Kept proposals smaller than this share of the median kept one are dropped (0: none)."""
     trim: TrimConfig | None = field(default_factory=TrimConfig)
     """Kept proposals holding a tile's body as well are trimmed to the face; None skips."""
     vote_iou: float = 0.7
@@ -144,8 +146,18 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     props = _scored(cands, cfg)
     if keep_all:
         return props
-    kept = suppress(props, cfg.nms_overlap, cfg.min_score)
+    kept = _not_specks(suppress(props, cfg.nms_overlap, cfg.min_score), cfg.speck_share)
     return kept if cfg.trim is None else [_trimmed(p, gray, cfg.trim) for p in kept]
+
+
+def _not_specks(props: list[Proposal], share: float) -> list[Proposal]:
+    """Drop proposals smaller than ``share`` of the median proposal's area: specks of
+    texture and symbols, not tiles farther away (perspective halves a side, no more)."""
+    if len(props) < 3 or share <= 0:
+        return props
+    area = quad_areas(np.stack([p.quad for p in props]))
+    keep = area >= share * float(np.median(area))
+    return [p for p, k in zip(props, keep, strict=True) if k]
 
 
 def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
+from agari.vision.locate import DEFAULT_CONFIG, locate
 from agari.vision.proposals import Proposal
 from agari.vision.rows import arrange
 from agari.vision.scale import choose_scale, shrink
@@ -112,3 +115,16 @@ def test_rows_order_and_sideways_tiles():
     assert xs == [100, 200, 114, 200, 300]  # original pixels: working pixels / 0.5
     assert [d.sideways for d in dets] == [False, False, False, True, False]
     assert all(d.up[1] < -0.99 for d in dets)
+
+
+def test_specks_far_smaller_than_the_tiles_are_dropped():
+    rng = np.random.default_rng(7)
+    s = blank(rng, size=(300, 480))
+    add_row(s, rng, 40, 60, n=6, width=40, gap=8)
+    add_row(s, rng, 200, 200, n=1, width=14)  # a tile-shaped speck, a third of the size
+    speckless = locate(s.image)
+    kept = locate(s.image, config=replace(
+        DEFAULT_CONFIG, proposals=replace(DEFAULT_CONFIG.proposals, speck_share=0.0)))
+    assert len(kept) == 7
+    assert len(speckless) == 6
+    assert all(np.asarray(d.quad)[:, 1].max() < 150 for d in speckless)
