@@ -8,14 +8,17 @@ No learned detector; the steps are:
 2. Score maps and regions (`agari.vision.regions`): faces are bright, nearly
    colourless plates (plain, ink-filled, colourless and locally-bright maps),
    backs are colourful; each map is thresholded at several levels and the
-   outer contours that are rectangular enough become regions.
+   outer contours that are rectangular enough become regions. Rows of ink
+   blobs are regions too (faces no brighter than a pale table still carry ink).
 3. Splitting (`agari.vision.split`): each region is cut into tiles along
    seams and blank bands between faces, by dynamic programming under the
    local tile size (or a row's own repeat), row by row in a grid.
 4. Scoring and suppression (`agari.vision.proposals`, `agari.vision.scoring`,
    `agari.vision.verify`): every candidate is scored from its outline, seams,
    ink, contrast with its surroundings and how often it was found; the best
-   non-overlapping ones are kept.
+   non-overlapping ones are kept, less specks far smaller than the rest, and
+   a quad holding a tile's body as well as its face is trimmed to the face
+   (`agari.vision.trim`).
 5. Standing rows (`agari.vision.standing`): faces in shade below a long bright
    band (the tiles' tops) are cut by the repeat of their seams, where the
    other proposals left them uncovered.
