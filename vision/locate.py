@@ -16,9 +16,9 @@ No learned detector; the steps are:
 4. Scoring and suppression (`agari.vision.proposals`, `agari.vision.scoring`,
    `agari.vision.verify`): every candidate is scored from its outline, seams,
    ink, contrast with its surroundings and how often it was found; the best
-   non-overlapping ones are kept, less specks far smaller than the rest, and
-   a quad holding a tile's body as well as its face is trimmed to the face
-   (`agari.vision.trim`).
+   non-overlapping ones are kept, less specks far smaller than the rest
+   (optionally, a quad holding a tile's body as well as its face is trimmed
+   to the face: `agari.vision.trim`, off by default).
 5. Standing rows (`agari.vision.standing`): faces in shade below a long bright
    band (the tiles' tops) are cut by the repeat of their seams, where the
    other proposals left them uncovered.
