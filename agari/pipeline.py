@@ -5,7 +5,7 @@ The library behind ``agari photo`` (and usable from Python); it never prints.
 >>> from agari.pipeline import load_image, read_photo, situation_of   # doctest: +SKIP
 >>> result = read_photo(load_image("samples/hand.jpg"), situation_of({}))  # doctest: +SKIP
 >>> result.hand, result.score.points                                   # doctest: +SKIP
-('123m406p789s1122z2z', 7700)
+('22333m067p44s4s 567p', 2000)
 """
 
 from __future__ import annotations
