@@ -25,7 +25,7 @@ from agari.engine.result import ScoreResult
 from agari.engine.scoring import score
 from agari.engine.tiles import TILES, Tile
 from agari.vision.detection import TileDetection
-from agari.vision.fill import DEFAULT_FILL, FillConfig, fill_rows
+from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
@@ -45,7 +45,7 @@ class PipelineConfig:
     layout: LayoutConfig = DEFAULT_LAYOUT
     reading: ReadingConfig = DEFAULT_READING
     repair: RepairConfig = DEFAULT_REPAIR
-    fill: FillConfig | None = DEFAULT_FILL
+    fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
 
 

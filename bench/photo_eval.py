@@ -51,7 +51,7 @@ from agari.engine.rules import Rules
 from agari.engine.scoring import score
 from agari.engine.tiles import Tile
 from agari.engine.waits import score_each_wait
-from agari.vision.fill import DEFAULT_FILL
+from agari.vision.fill import HAND_FILL
 from agari.vision.layout import DEFAULT_LAYOUT
 from agari.vision.layout_extras import ExtrasConfig
 from agari.vision.layout_truth import expected_layout, hand_key, layout_key
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rules = Rules.preset(args.rules) if "/" not in args.rules else Rules.resolve(args.rules)
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
-    args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else DEFAULT_FILL)
+    args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL)
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier

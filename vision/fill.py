@@ -46,9 +46,15 @@ class FillConfig:
     """Each round extends every row by at most one tile at either end."""
     max_new: int = 40
     """Most tiles added to one photo."""
+    sideways: bool = False
+    """Also try a called tile lying sideways beside an upright one (bottom edges in line);
+    one found is kept but proposes no further neighbours. On for shown hands (`agari
+    photo`: melds); off for bulk labelling, where a sideways guess is more often wrong."""
 
 
 DEFAULT_FILL = FillConfig()
+HAND_FILL = FillConfig(sideways=True)
+"""Row completion for a shown hand, called tiles included (`agari.pipeline`)."""
 
 
 def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: Classify, *,
@@ -83,7 +89,8 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
                 continue
             at = next(i for i, d in enumerate(out) if d is anchor)
             out.insert(at + (1 if side > 0 else 0), det)
-            frontier.append(det)
+            if not det.sideways:  # its own width is not the row's step
+                frontier.append(det)
             added += 1
     return out
 
@@ -110,6 +117,8 @@ def read_tiles(image: np.ndarray, classifier, *, top_k: int = 3, fill: bool = Tr
 
 
 def _is_anchor(det: TileDetection, cfg: FillConfig) -> bool:
+    """Upright faces read confidently propose neighbours (a sideways one's row frame is
+    the upright tiles', so its own width would be the wrong step)."""
     return (isinstance(det.label, Tile) and not det.sideways
             and det.confidence >= cfg.anchor_confidence)
 
@@ -129,13 +138,30 @@ def _neighbours(frontier: list[TileDetection], known: list[TileDetection], size:
         q = np.asarray(det.quad, np.float64)
         step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the row's direction, one tile wide
         for side in (1, -1):
-            for pitch in cfg.pitches:
-                nq = q + side * pitch * step
+            shapes = [(q + side * pitch * step, False) for pitch in cfg.pitches]
+            if cfg.sideways and not det.sideways:
+                shapes.append((_sideways_beside(q, side), True))
+            for nq, sideways in shapes:
                 if not _inside(nq, size) or _overlaps(nq, known, cfg.max_overlap):
                     continue
-                trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq)))
+                trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq),
+                                            sideways=sideways))
                 owners.append((det, side))
     return trials, owners
+
+
+def _sideways_beside(q: np.ndarray, side: int) -> np.ndarray:
+    """The quad of a tile lying sideways next to upright ``q`` (TL, TR, BR, BL), its long
+    side along the row and its bottom edge in line with ``q``'s, as called tiles lie."""
+    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the upright tile's width, along the row
+    down = ((q[3] - q[0]) + (q[2] - q[1])) / 2.0  # its height, towards the row's bottom
+    along = across / (np.linalg.norm(across) or 1.0) * np.linalg.norm(down)
+    up = -down / (np.linalg.norm(down) or 1.0) * np.linalg.norm(across)
+    if side > 0:
+        bl = q[2]
+        return np.array([bl + up, bl + up + along, bl + along, bl])
+    br = q[3]
+    return np.array([br + up - along, br + up, br, br - along])
 
 
 def _best_per_side(read: list[TileDetection], owners: list[tuple[TileDetection, int]],
@@ -170,4 +196,4 @@ def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bo
     return any(quad_overlap(qf, np.asarray(known[i].quad, np.float32)) > limit for i in near)
 
 
-__all__ = ["DEFAULT_FILL", "Classify", "FillConfig", "fill_rows", "read_tiles"]
+__all__ = ["DEFAULT_FILL", "HAND_FILL", "Classify", "FillConfig", "fill_rows", "read_tiles"]

@@ -81,3 +81,20 @@ def test_growth_is_bounded_when_everything_looks_like_a_tile():
     assert len(grown) == 1 + 5 + 2  # right: one per round; left: two steps to the border
     grown = fill_rows(image, [anchor], always_a_tile, config=FillConfig(max_new=3))
     assert len(grown) == 4
+
+
+def test_a_called_tile_lying_sideways_is_found_beside_its_meld(sample):
+    from agari.vision.fill import HAND_FILL
+
+    image, truth, classify = sample
+    meld = [t for t in truth if t["role"] == "meld"]
+    (called,) = [t for t in meld if t["sideways"]]
+    upright = classify(image, [TileDetection(tuple(tuple(p) for p in t["quad"]))
+                               for t in meld if not t["sideways"]])
+    filled = fill_rows(image, upright, classify, config=HAND_FILL)
+    found = [d for d in filled if d.sideways]
+    assert len(found) == 1
+    assert quad_iou(np.float32(found[0].quad), np.float32(called["quad"])) > 0.7
+    assert found[0].label == Tile.parse(called["label"])
+    # Off by default (bulk labelling): nothing sideways is tried.
+    assert not any(d.sideways for d in fill_rows(image, upright, classify))
