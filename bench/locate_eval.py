@@ -13,13 +13,15 @@ Datasets (any combination):
   are neither required nor counted as false when found.
 
 ``--classify [MODEL]`` runs the classifier after the locator and drops what it
-calls ``none`` (the veto `agari detect` applies). ``--fit-weights`` prints a
+calls ``none`` (the veto `agari detect` applies); ``--fill`` with it completes
+rows as well (`agari.vision.fill`), which is all of `agari detect`. ``--fit-weights`` prints a
 fresh fit of `agari.vision.scoring.ScoreWeights` on the tray's fit half and on
 ``--synth`` rendered scenes from seed 20000 (never the evaluation seeds).
 
 Examples::
 
     python bench/locate_eval.py --step 3
+    python bench/locate_eval.py --step 1 --classify --fill     # as agari detect
     python bench/locate_eval.py --tray none --synth 200 --size 1920x1080
     python bench/locate_eval.py --fit-weights --step 3 --synth 40
 """
@@ -178,30 +180,43 @@ def synth_items(n: int, seed: int, size: tuple[int, int]
         yield ann.meta_value("kind", "synth"), image, required, optional
 
 
-def run_one(image: np.ndarray, classifier) -> tuple[list[np.ndarray], float, float]:
+class Detect:
+    """What is run on each photo: the locator, then optionally the classifier's veto and
+    row completion (as `agari detect` does)."""
+
+    def __init__(self, classifier=None, *, fill: bool = False) -> None:
+        self.classifier, self.fill = classifier, fill
+
+    def __call__(self, image: np.ndarray) -> list:
+        from agari.vision.fill import read_tiles
+        from agari.vision.locate import locate
+
+        if self.classifier is None:
+            return locate(image)
+        return [d for d in read_tiles(image, self.classifier, fill=self.fill)
+                if d.label is not None]
+
+
+def run_one(image: np.ndarray, detect: Detect) -> tuple[list[np.ndarray], float, float]:
     """Detections' quads, and the wall-clock and CPU seconds the locator (and classifier)
     took (CPU time is steadier on a shared machine)."""
-    from agari.vision.locate import locate
-
     t0, c0 = time.perf_counter(), time.process_time()
-    dets = locate(image)
-    if classifier is not None:
-        dets = [d for d in classifier.classify_detections(image, dets) if d.label is not None]
+    dets = detect(image)
     return ([np.asarray(d.quad, np.float32) for d in dets], time.perf_counter() - t0,
             time.process_time() - c0)
 
 
-def eval_tray(root: Path, names: str, step: int, classifier) -> dict[str, dict]:
+def eval_tray(root: Path, names: str, step: int, detect: Detect) -> dict[str, dict]:
     """Tallies for the two halves; with a classifier also for the photo roots it was
     trained on and those it held out (`agari.models.realdata.is_holdout`)."""
     tallies = {"fit": Tally(), "check": Tally()}
     held = None
-    if classifier is not None:
+    if detect.classifier is not None:
         from agari.models.realdata import is_holdout
 
         held = is_holdout
     for half, image, truth, root_name in tray_items(root, names, step):
-        found, secs, cpu = run_one(image, classifier)
+        found, secs, cpu = run_one(image, detect)
         ious, _ = match(truth, found, box_iou)
         mp = image.shape[0] * image.shape[1] / 1e6
         keys = [half]
@@ -212,12 +227,12 @@ def eval_tray(root: Path, names: str, step: int, classifier) -> dict[str, dict]:
     return {f"tray/{k}": v.report() for k, v in tallies.items()}
 
 
-def eval_synth(n: int, seed: int, size: tuple[int, int], classifier) -> dict[str, dict]:
+def eval_synth(n: int, seed: int, size: tuple[int, int], detect: Detect) -> dict[str, dict]:
     """Recall per group and scene kind; precision over all groups (a found back or pond
     tile is not false, nor is a half-hidden tile)."""
     tallies: dict[str, Tally] = {}
     for kind, image, required, optional in synth_items(n, seed, size):
-        found, secs, cpu = run_one(image, classifier)
+        found, secs, cpu = run_one(image, detect)
         mp = image.shape[0] * image.shape[1] / 1e6
         everything = [q for g in required.values() for q in g]
         ious, pairs = match(everything, found, quad_iou)
@@ -317,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="1280x960", help="rendered scene size WxH")
     ap.add_argument("--classify", nargs="?", const="", default=None,
                     help="drop what the classifier calls none (optional model path)")
+    ap.add_argument("--fill", action="store_true",
+                    help="with --classify: complete rows too (agari.vision.fill), as agari detect")
     ap.add_argument("--fit-weights", action="store_true", help="print a fit of the score weights")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -325,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         from agari.models.classifier import TileClassifier
 
         classifier = TileClassifier.load(args.classify or None)
+    detect = Detect(classifier, fill=args.fill)
     results: dict[str, dict] = {}
     tray = None if args.tray == "none" else Path(args.tray)
     if tray is not None and not tray.is_dir():
@@ -334,9 +352,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(fit_weights(tray, args.names, args.step, args.synth, (w, h))))
         return 0
     if tray is not None:
-        results.update(eval_tray(tray, args.names, args.step, classifier))
+        results.update(eval_tray(tray, args.names, args.step, detect))
     if args.synth:
-        results.update(eval_synth(args.synth, args.seed, (w, h), classifier))
+        results.update(eval_synth(args.synth, args.seed, (w, h), detect))
     for name, rep in results.items():
         print(json.dumps({"dataset": name, **rep}))
     return 0
