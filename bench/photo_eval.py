@@ -241,6 +241,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
                       fit_prob=1.0)
     stats: Counter = Counter()
     per_kind: dict[str, Counter] = {}
+    per_art: dict[str, Counter] = {}
     tiles: Counter = Counter()
     latency: list[float] = []
     stages: dict[str, list[float]] = {}
@@ -267,12 +268,17 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
         for k, v in row.items():
             stats[k] += int(v)
             per_kind.setdefault(kind, Counter())[k] += int(v)
+            per_art.setdefault(ann.meta_value("art", "?"), Counter())[k] += int(v)
             if readable and k != "readable":
                 stats[f"readable {k}"] += int(v)
         tiles += tile_errors(ann, result) if result.detections else Counter()
         if not row["layout"] and len(failures) < args.show_failures:
             failures.append(_failure(seed, kind, readable, truth, result))
     summary = _summary(stats, per_kind, tiles, latency, failures)
+    # Light faces are what riichi sets have; the dark (black-faced) art is rarer.
+    summary["per_art"] = {a: {"scenes": c["scenes"], "exact_hand": _rate(c["hand"], c["scenes"]),
+                              "exact_score": _rate(c["score"], c["scorable"])}
+                          for a, c in sorted(per_art.items())}
     summary["stage_median_ms"] = {k: round(statistics.median(v), 1) for k, v in stages.items()}
     return summary
 
