@@ -72,23 +72,26 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
         proposed them (so a row stays in reading order).
     """
     out = list(detections)
+    known = _Tiles(out)
     h, w = image.shape[:2]
     frontier = [d for d in out if _is_anchor(d, config)]
     added = 0
     for _ in range(config.max_rounds):
         if not frontier or added >= config.max_new:
             break
-        trials, owners = _neighbours(frontier, out, (w, h), config)
+        trials, owners = _neighbours(frontier, known, (w, h), config)
         if not trials:
             break
         read = classify(image, trials)
         kept = _best_per_side(read, owners, config)
         frontier = []
         for anchor, side, det in kept:
-            if added >= config.max_new or _overlaps(np.asarray(det.quad), out, config.max_overlap):
+            if added >= config.max_new or known.overlaps(np.asarray(det.quad),
+                                                         config.max_overlap):
                 continue
             at = next(i for i, d in enumerate(out) if d is anchor)
             out.insert(at + (1 if side > 0 else 0), det)
+            known.add(det)
             if not det.sideways:  # its own width is not the row's step
                 frontier.append(det)
             added += 1
@@ -129,7 +132,7 @@ def _accepted(det: TileDetection, cfg: FillConfig) -> bool:
     return det.label == BACK and det.confidence >= cfg.accept_back
 
 
-def _neighbours(frontier: list[TileDetection], known: list[TileDetection], size: tuple[int, int],
+def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, int],
                 cfg: FillConfig) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
     """Quads one pitch either side of each frontier tile that cover nothing known yet."""
     trials: list[TileDetection] = []
@@ -142,7 +145,7 @@ def _neighbours(frontier: list[TileDetection], known: list[TileDetection], size:
             if cfg.sideways and not det.sideways:
                 shapes.append((_sideways_beside(q, side), True))
             for nq, sideways in shapes:
-                if not _inside(nq, size) or _overlaps(nq, known, cfg.max_overlap):
+                if not _inside(nq, size) or known.overlaps(nq, cfg.max_overlap):
                     continue
                 trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq),
                                             sideways=sideways))
@@ -183,17 +186,28 @@ def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
                 and (q[:, 1] >= 0).all() and (q[:, 1] < h).all())
 
 
-def _overlaps(q: np.ndarray, known: Sequence[TileDetection], limit: float) -> bool:
-    """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``); candidates
-    the classifier called ``none`` are not tiles and never stand in the way."""
-    known = [d for d in known if d.label is not None]
-    if not known:
-        return False
-    centres = np.array([d.centre for d in known])
-    reach = float(np.linalg.norm(q[0] - q[2]))  # quads further apart than a diagonal can't meet
-    near = np.flatnonzero(np.linalg.norm(centres - q.mean(axis=0), axis=1) < reach)
-    qf = q.astype(np.float32)
-    return any(quad_overlap(qf, np.asarray(known[i].quad, np.float32)) > limit for i in near)
+class _Tiles:
+    """The tiles known so far (what the classifier called ``none`` is not a tile and never
+    stands in the way), with their centres for a quick look at the near ones."""
+
+    def __init__(self, detections: Sequence[TileDetection]) -> None:
+        self.quads = [np.asarray(d.quad, np.float32) for d in detections if d.label is not None]
+        self.centres = np.array([q.mean(axis=0) for q in self.quads]).reshape(-1, 2)
+
+    def add(self, det: TileDetection) -> None:
+        if det.label is not None:
+            q = np.asarray(det.quad, np.float32)
+            self.quads.append(q)
+            self.centres = np.vstack([self.centres, q.mean(axis=0)])
+
+    def overlaps(self, q: np.ndarray, limit: float) -> bool:
+        """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
+        if not self.quads:
+            return False
+        reach = float(np.linalg.norm(q[0] - q[2]))  # quads further apart than a diagonal can't meet
+        near = np.flatnonzero(np.linalg.norm(self.centres - q.mean(axis=0), axis=1) < reach)
+        qf = q.astype(np.float32)
+        return any(quad_overlap(qf, self.quads[i]) > limit for i in near)
 
 
 __all__ = ["DEFAULT_FILL", "HAND_FILL", "Classify", "FillConfig", "fill_rows", "read_tiles"]
