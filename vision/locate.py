@@ -36,6 +36,7 @@ from agari.engine.errors import ImageError
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.proposals import Proposal, ProposalConfig, propose
+from agari.vision.regions import face_map
 from agari.vision.rows import RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
 from agari.vision.standing import StandingConfig, standing_proposals
@@ -88,9 +89,10 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)
     scale = work.shape[1] / w  # the exact factor after rounding the size
-    proposals = propose(work, config.proposals)
+    face = face_map(work, config.proposals.maps)  # both proposal sources read it
+    proposals = propose(work, config.proposals, face=face)
     if config.standing is not None:
-        proposals += standing_proposals(work, proposals, config=config.standing)
+        proposals += standing_proposals(work, proposals, config=config.standing, face=face)
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 

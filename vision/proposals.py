@@ -130,18 +130,20 @@ class ProposalConfig:
 
 
 def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
-            keep_all: bool = False) -> list[Proposal]:
+            keep_all: bool = False,
+            face: tuple[np.ndarray, np.ndarray] | None = None) -> list[Proposal]:
     """Tile proposals in a working image.
 
     Args:
         work: BGR ``uint8 (h, w, 3)`` working image.
         keep_all: return every scored candidate, without suppression or the
             score threshold (for evaluation and fitting the score weights).
+        face: ``face_map(work, cfg.maps)`` when the caller has it already.
 
     Returns:
         Non-overlapping proposals, best first.
     """
-    regions, gray = face_regions(work, cfg)
+    regions, gray = face_regions(work, cfg, face=face)
     cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:
         backs = back_map(work, cfg.maps)
@@ -171,10 +173,13 @@ def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
     return p if face is None else replace(p, quad=face.astype(np.float32))
 
 
-def face_regions(work: np.ndarray, cfg: ProposalConfig) -> tuple[list[Region], np.ndarray]:
-    """Regions of every face map at every level, and the grey image ``uint8 (h, w)``."""
-    face, gray = face_map(work, cfg.maps)
-    regions = _regions(face, cfg)
+def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
+                 face: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[list[Region], np.ndarray]:
+    """Regions of every face map at every level, and the grey image ``uint8 (h, w)``
+    (``face``: the face map and grey image, if already made)."""
+    score, gray = face_map(work, cfg.maps) if face is None else face
+    regions = _regions(score, cfg)
     if cfg.use_filled:
         regions += _regions(filled_map(work, cfg.maps), cfg)
     if cfg.neutral_levels:

@@ -66,15 +66,17 @@ DEFAULT_STANDING = StandingConfig()
 
 
 def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
-                       config: StandingConfig = DEFAULT_STANDING) -> list[Proposal]:
+                       config: StandingConfig = DEFAULT_STANDING,
+                       face: tuple[np.ndarray, np.ndarray] | None = None) -> list[Proposal]:
     """Tiles of standing rows that the other proposals do not already cover.
 
     Args:
         work: BGR ``uint8 (h, w, 3)`` working image.
         existing: proposals already made (kept as they are).
         config: tuning.
+        face: ``face_map(work)`` and the grey image, if the caller has them.
     """
-    score, gray = face_map(work)
+    score, gray = face_map(work) if face is None else face
     levels = threshold_levels(score)
     if levels.size == 0:
         return []
