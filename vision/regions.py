@@ -241,7 +241,11 @@ def _u8_percentiles(score: np.ndarray, floor: int, percents: list[float]) -> np.
     values are the same to the bit. NaN when no pixel is above ``floor``.
     """
     first = max(floor + 1, 0)
-    counts = np.bincount(score.ravel(), minlength=256)[first:]
+    if score.size < 1 << 24:  # calcHist counts in float32, exact below 2**24
+        counts = cv2.calcHist([score], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    else:
+        counts = np.bincount(score.ravel(), minlength=256)
+    counts = counts[first:]
     n = int(counts.sum())
     if n == 0:
         return np.full(len(percents), np.nan)
