@@ -22,7 +22,7 @@ class Frame:
     """A region rectified: image → frame homography and the frame images."""
 
     to_frame: np.ndarray  # float64 (3, 3)
-    gray: np.ndarray  # float32 (h, w)
+    gray: np.ndarray  # uint8 (h, w) from a uint8 image (morphology is fastest on it), else float32
     mask: np.ndarray  # uint8 (h, w), 1 inside the region
     width: float  # box side along the frame's x
     height: float
@@ -59,7 +59,8 @@ def rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int) -> Fra
     pts = cv2.perspectiveTransform(contour.reshape(-1, 1, 2).astype(np.float64), to_frame)
     mask = np.zeros((fh, fw), np.uint8)
     cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
-    return Frame(to_frame, g.astype(np.float32), mask, float(w), float(h))
+    g = g if g.dtype == np.uint8 else g.astype(np.float32)
+    return Frame(to_frame, g, mask, float(w), float(h))
 
 
 def _corners(contour: np.ndarray, m: np.ndarray) -> np.ndarray | None:

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 
 def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
-                  lean: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                  lean: bool = True, bright: float | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Seam strength (0..1) and slope of the best line through each position along ``axis``.
 
     Lines cross the axis (axis 0: near-vertical lines at each x). Each is tried
@@ -39,44 +40,55 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     Returns:
         ``(strength, slope)``, float32 arrays as long as the frame along ``axis``;
         slope is the line's offset along the axis per pixel across it. With
-        ``lean`` False only upright lines are tried.
+        ``lean`` False only upright lines are tried. ``bright``: the
+        `frame_brightness` along ``axis``, when the caller has it.
     """
-    g, mask = frame.gray, frame.mask
-    if axis == 1:
-        g, mask = g.T, mask.T
+    g, mask = _along(frame, axis)
     k = max(3, int(round(cfg.seam_kernel_frac * tile_short)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
-    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
     inside = mask > 0
-    bright = face_brightness(g, inside)
+    bright = face_brightness(g, inside) if bright is None else bright
     cap = cfg.seam_clip * max(bright, 1.0)
     dark = np.minimum(dark, cap) / cap
     dark[~inside] = 1.0  # background: a gap across the whole line is a perfect seam
     if cfg.seam_tolerance > 1:
         # Widen by a pixel so that a line slightly off the seam still finds it.
         dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
-    h = dark.shape[0]
+    h, w = dark.shape
     steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
     steps = steps if lean else 0
     slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
     zone = max(1, int(round(cfg.margin_zone * h)))
-    best = np.full(dark.shape[1], -1.0, np.float32)
-    best_slope = np.zeros(dark.shape[1], np.float32)
+    rows = _sample_rows(h)
+    kth = int(cfg.seam_percentile / 100.0 * (len(rows) - 1))
     yc = (h - 1) / 2.0
-    for slope in slopes:
+    # Each slope's sampled rows with the lines last (contiguous): one partition serves
+    # every slope, and numpy partitions a contiguous axis far faster.
+    lines = np.empty((len(slopes), w, len(rows)), np.float32)
+    ends = np.full((len(slopes), w), np.inf, np.float32)
+    for i, slope in enumerate(slopes):
         m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
-        sheared = cv2.warpAffine(dark, m, (dark.shape[1], h),
+        sheared = cv2.warpAffine(dark, m, (w, h),
                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_REPLICATE)
-        strength = low_percentile(sheared, cfg.seam_percentile)
+        lines[i] = sheared[rows].T
         if cfg.margin_zone:
-            head = sheared[:zone].mean(axis=0)
-            tail = sheared[h - zone:].mean(axis=0)
-            strength = np.minimum(strength, np.minimum(head, tail))
-        better = strength > best
-        best[better] = strength[better]
-        best_slope[better] = slope
-    return best, best_slope
+            ends[i] = np.minimum(sheared[:zone].mean(axis=0), sheared[h - zone:].mean(axis=0))
+    strength = np.minimum(np.partition(lines, kth, axis=2)[..., kth], ends)
+    pick = strength.argmax(axis=0)  # the first of equally strong slopes, in the order tried
+    return strength[pick, np.arange(w)], slopes[pick].astype(np.float32)
+
+
+def _along(frame: Frame, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's grey image and mask with ``axis`` as their columns."""
+    return (frame.gray.T, frame.mask.T) if axis == 1 else (frame.gray, frame.mask)
+
+
+def frame_brightness(frame: Frame, axis: int) -> float:
+    """`face_brightness` of a frame read along ``axis`` (the seam and ink profiles share it)."""
+    g, mask = _along(frame, axis)
+    return face_brightness(g, mask > 0)
 
 
 def face_brightness(g: np.ndarray, inside: np.ndarray) -> float:
@@ -88,13 +100,14 @@ def face_brightness(g: np.ndarray, inside: np.ndarray) -> float:
     return float(np.partition(v, k)[k])
 
 
-def low_percentile(a: np.ndarray, q: float, max_rows: int = 32) -> np.ndarray:
-    """Per-column ``q``-th percentile (no interpolation) of ``a``, on at most ``max_rows``
-    evenly spaced rows: enough to tell a seam that runs the whole line from a stroke."""
-    if len(a) > max_rows:
-        a = a[np.linspace(0, len(a) - 1, max_rows).astype(int)]
-    k = int(q / 100.0 * (len(a) - 1))
-    return np.partition(a, k, axis=0)[k]
+SEAM_ROWS = 32
+"""A seam's percentile is read on at most this many evenly spaced rows: enough to tell a
+seam that runs the whole line from a stroke."""
+
+
+def _sample_rows(h: int, max_rows: int = SEAM_ROWS) -> np.ndarray:
+    """Indices of at most ``max_rows`` evenly spaced rows of ``h``."""
+    return np.arange(h) if h <= max_rows else np.linspace(0, h - 1, max_rows).astype(int)
 
 
 def smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> np.ndarray:
@@ -115,21 +128,22 @@ def smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> n
     return np.clip(coef[0] + coef[1] * (p - p.mean()), lo, hi)
 
 
-def ink_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig) -> np.ndarray:
+def ink_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
+                bright: float | None = None) -> np.ndarray:
     """Share of ink (symbol strokes) on each line across ``axis``, in the middle of the region.
 
     Ink sits in the middle of every face; the band where two faces meet is
     blank (two margins and the seam), so a row's ink comes and goes once per tile.
+    ``bright``: the `frame_brightness` along ``axis``, when the caller has it.
     """
-    g, mask = frame.gray, frame.mask
-    if axis == 1:
-        g, mask = g.T, mask.T
+    g, mask = _along(frame, axis)
     k = max(3, int(round(cfg.ink_kernel_frac * tile_short)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
     inside = mask > 0
-    bright = face_brightness(g, inside)
-    ink = (dark >= cfg.ink_darkness * bright) & inside
+    bright = face_brightness(g, inside) if bright is None else bright
+    # The level in float32, as the float frames this was tuned on compared it.
+    ink = (dark >= np.float32(cfg.ink_darkness * bright)) & inside
     h = ink.shape[0]
     z = int(cfg.margin_zone * h)
     return ink[z:max(z + 1, h - z)].mean(axis=0).astype(np.float32)

@@ -23,6 +23,7 @@ from agari.vision.quads import fit_quad
 from agari.vision.seams import (
     band_centre,
     blank,
+    frame_brightness,
     ink_profile,
     period,
     seam_profile,
@@ -188,14 +189,15 @@ def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
         # the seams of a grid seen from above run straight.
         across = frame.height if axis == 0 else frame.width
         row = across <= cfg.one_tile * size.long
-        seam, slope = seam_profile(frame, axis, size.short, cfg, lean=row)
+        bright = frame_brightness(frame, axis)
+        seam, slope = seam_profile(frame, axis, size.short, cfg, lean=row, bright=bright)
         widths = [(size.short, size.long, cfg.width_tolerance, 0.0),
                   (size.long, size.short, cfg.width_tolerance, 0.0)]
         guide = seam
         if cfg.ink_weight:
             # Blank bands guide where a cut goes but are no evidence of a tile edge
             # (a plain table is blank everywhere): strengths stay the seams' own.
-            ink = ink_profile(frame, axis, size.short, cfg)
+            ink = ink_profile(frame, axis, size.short, cfg, bright=bright)
             guide = seam + cfg.ink_weight * blank(ink, size.short, cfg)
             found = period(ink, cfg.period_range[0] * across, cfg.period_range[1] * across,
                             cfg.min_period_corr) if row else None
