@@ -127,10 +127,6 @@ def ink_share(gray: np.ndarray, quads: np.ndarray, *, kernel: int | np.ndarray,
 
 def _ink_in(gray: np.ndarray, quads: np.ndarray, kernel: int, darkness: float,
             inner: float) -> np.ndarray:
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
-    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
-    ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed.astype(np.float32))
-    table = cv2.integral(ink.astype(np.uint8))
     h, w = gray.shape
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     c, half = (lo + hi) / 2, (hi - lo) * inner / 2
@@ -138,6 +134,24 @@ def _ink_in(gray: np.ndarray, quads: np.ndarray, kernel: int, darkness: float,
     x1 = np.clip(np.round(c[:, 0] + half[:, 0]), 0, w).astype(int)
     y0 = np.clip(np.round(c[:, 1] - half[:, 1]), 0, h).astype(int)
     y1 = np.clip(np.round(c[:, 1] + half[:, 1]), 0, h).astype(int)
+    # The closing is made only around the middles it is read in: a closing's value
+    # depends on no pixel farther than the kernel's side, so that margin makes it exact.
+    cx0, cy0 = max(int(x0.min()) - kernel, 0), max(int(y0.min()) - kernel, 0)
+    cx1, cy1 = min(int(x1.max()) + kernel, w), min(int(y1.max()) + kernel, h)
+    crop = gray[cy0:cy1, cx0:cx1]
+    if crop.size == 0:
+        return np.zeros(len(quads), np.float32)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
+    closed = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, k)
+    if crop.dtype == np.uint8:
+        # Grey at or below (1 - darkness) of the closing, the levels in float32 as for
+        # float grey: on integer grey a table of the highest inky level per closing level.
+        level = np.floor((1.0 - darkness) * np.arange(256, dtype=np.float32))
+        ink = crop <= np.clip(level, -1, 255).astype(np.int16)[closed]
+    else:
+        ink = crop.astype(np.float32) <= (1.0 - darkness) * closed.astype(np.float32)
+    table = cv2.integral(ink.view(np.uint8))
+    x0, x1, y0, y1 = x0 - cx0, x1 - cx0, y0 - cy0, y1 - cy0
     total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
     area = np.maximum((x1 - x0) * (y1 - y0), 1)
     return (total / area).astype(np.float32)
