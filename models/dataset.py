@@ -17,6 +17,7 @@ import numpy as np
 from agari.engine.tiles import BACK, CLASS_NAMES, NONE, TILE_NAMES
 from agari.models.augment import PhotoAug, photo_damage
 from agari.models.classifier import read_image
+from agari.models.hardneg import DEFAULT_HARDNEG, HardNegConfig, scene_hard_chunk
 from agari.models.realdata import (
     CropSpec,
     TileLike,
@@ -171,6 +172,25 @@ def scene_arrays(
             for s in range(0, len(seeds), step)]
     parts = _map_chunks(_scene_chunk, jobs, workers=workers, progress=progress)
     return _concat(parts, spec.size)
+
+
+def scene_hard_arrays(
+    render: SceneRenderer, propose: Callable, seeds: Sequence[int], spec: CropSpec, *,
+    aug: PhotoAug | None = None, config: HardNegConfig = DEFAULT_HARDNEG, workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Arrays:
+    """``none`` crops of the locator's proposals that are no tile in rendered scenes
+    (`agari.models.hardneg`); a pure function of the seeds (and the locator).
+
+    Args:
+        render, propose: picklable (workers call them): scene renderer and locator.
+    """
+    seeds = list(seeds)
+    step = 16
+    jobs = [(render, propose, seeds[s:s + step], spec, aug, config)
+            for s in range(0, len(seeds), step)]
+    return _concat(_map_chunks(scene_hard_chunk, jobs, workers=workers, progress=progress),
+                   spec.size)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,11 @@ from agari.models.dataset import (
     photo_arrays,
     read_image,
     scene_arrays,
+    scene_hard_arrays,
     single_tile_arrays,
     synth_arrays,
 )
+from agari.models.hardneg import HardNegConfig, Proposer, mining_photos, photo_hard_arrays
 from agari.models.realdata import CropSpec, is_holdout, photo_root
 from agari.models.synth import SynthConfig
 
@@ -58,6 +60,9 @@ class Recipe:
     scenes: int = 400
     scene_copies: int = 2
     scene_negatives: int = 3
+    hard_negatives: bool = False
+    """Add the locator's own non-tile proposals as ``none`` crops (`agari.models.hardneg`)."""
+    hardneg: HardNegConfig = field(default_factory=HardNegConfig)
     epochs: int = 6
     workers: int = 2
     threads: int = 2
@@ -77,11 +82,13 @@ class RealSources:
         single_tiles: ``(path, class name)`` single-tile photos, in file order.
         scenes: a picklable scene renderer (``seed -> (image, annotation)``); its
             scenes add crops of tiles drawn in 3-D with camera, light and clutter.
+        propose: a picklable locator (``image -> detections``) for hard negatives.
     """
 
     photos: Sequence[RealPhoto] = ()
     single_tiles: Sequence[tuple[Path, str]] = ()
     scenes: SceneRenderer | None = None
+    propose: Proposer | None = None
 
 
 def _read_small(path: Path, longest: int = 480) -> np.ndarray:
@@ -177,6 +184,9 @@ def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
             recipe.crop, copies=recipe.scene_copies, negatives=recipe.scene_negatives, aug=aug,
             workers=recipe.workers, progress=progress("scene-train")), log)
         real_train = concat([real_train, scenes], recipe.crop.size)
+    if recipe.hard_negatives and real.propose is not None:
+        hard = hard_negative_arrays(recipe, real, cache=cache, log=log)
+        real_train = concat([real_train, hard], recipe.crop.size)
     val = {"synth_val": synth_val}
     if photos_hold:
         val["photo_holdout"] = _cached(cache, {**key, "name": "photo-holdout"}, lambda: (
@@ -193,6 +203,51 @@ def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
     log(f"training crops: {len(train[1])} (synthetic crops {len(synth[1])}, "
         f"real and scene crops {len(real_train[1])})")
     return train, val
+
+
+def _code_digest(func: object) -> str:
+    """A digest of the source files of ``func``'s package (the locator's code decides what
+    it proposes, so cached hard negatives are rebuilt when it changes)."""
+    import inspect
+
+    inner = getattr(func, "func", func)
+    try:
+        folder = Path(inspect.getfile(inner)).parent
+    except TypeError:
+        return "unknown"
+    h = hashlib.sha1()
+    for path in sorted(folder.glob("*.py")):
+        h.update(path.name.encode() + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def hard_negative_arrays(recipe: Recipe, real: RealSources, *, cache: Path | None,
+                    log: Callable[[str], None]) -> Arrays:
+    """``none`` crops of the locator's non-tile proposals: on the training scenes' seeds
+    and on the photos `mining_photos` allows (classifier train split, locator fit half)."""
+    photos = mining_photos(real.photos)
+    key = {"version": RECIPE_VERSION, "seed": recipe.seed, "name": "hardneg-train",
+           "config": asdict(recipe.hardneg), "locator": _describe(real.propose),
+           "locator_code": _code_digest(real.propose), "crop": asdict(recipe.crop),
+           "photos": sorted(str(p.path) for p in photos)}
+    scene_seeds = range(recipe.seed * 100_003, recipe.seed * 100_003 + recipe.scenes)
+    if real.scenes is not None:
+        key |= {"scenes": recipe.scenes, "renderer": _describe(real.scenes)}
+
+    def make() -> Arrays:
+        parts = [photo_hard_arrays(photos, real.propose, recipe.crop, seed=recipe.seed,
+                                   read=read_image, aug=PhotoAug(), config=recipe.hardneg)]
+        log(f"hard negatives: {len(parts[0][1])} crops from {len(photos)} photos")
+        if real.scenes is not None and recipe.scenes:
+            parts.append(scene_hard_arrays(
+                real.scenes, real.propose, scene_seeds, recipe.crop, aug=PhotoAug(),
+                config=recipe.hardneg, workers=recipe.workers))
+            log(f"hard negatives: {len(parts[1][1])} crops from {recipe.scenes} scenes")
+        return concat(parts, recipe.crop.size)
+
+    x, y = _cached(cache, key, make, log)
+    log(f"hard negatives: {len(y)} none crops in all")
+    return x, y
 
 
 def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,

@@ -42,6 +42,9 @@ def classifier(
         help="CSV of single-tile photos (columns image,tile); repeatable.")] = None,
     scenes: Annotated[int, typer.Option(
         help="Scenes rendered by agari.datasets to add crops from (0: none).")] = 400,
+    hard_negatives: Annotated[bool, typer.Option(
+        help="Add the locator's own non-tile proposals as 'none' crops: on the training "
+             "scenes and on the training photos outside locate_eval's check half.")] = False,
     seed: Annotated[int, typer.Option(help="Seed for data, initialisation and order.")] = 0,
     epochs: Annotated[int, typer.Option(help="Training epochs.")] = 6,
     per_class: Annotated[int, typer.Option(help="Synthetic crops per class.")] = 2000,
@@ -84,7 +87,7 @@ def classifier(
             sys.stderr.flush()
 
         recipe = Recipe(seed=seed, epochs=epochs, per_class=per_class, workers=workers,
-                        threads=threads, scenes=scenes)
+                        threads=threads, scenes=scenes, hard_negatives=hard_negatives)
         renderer = None
         if scenes:
             from functools import partial
@@ -92,7 +95,11 @@ def classifier(
             from agari.datasets.scene import SceneConfig, render_scene
 
             renderer = partial(render_scene, config=SceneConfig(**SCENE_SETTINGS))
-        sources = RealSources(photos=real_photos, single_tiles=singles, scenes=renderer)
+        propose = None
+        if hard_negatives:
+            from agari.vision.locate import locate as propose
+        sources = RealSources(photos=real_photos, single_tiles=singles, scenes=renderer,
+                              propose=propose)
         result = run(recipe, sources, out, cache=cache, log=log)
         if report is not None:
             report.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
