@@ -18,6 +18,7 @@ Score maps are ``uint8 (H, W)``:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -116,6 +117,10 @@ def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> tuple[np.ndarray,
     sat = _saturation(bgr)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.seam_kernel, cfg.seam_kernel))
     seams = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, k)
+    if _whole(cfg.face_saturation_free, cfg.face_saturation_weight, cfg.seam_weight):
+        excess = cv2.subtract(sat, np.full_like(sat, int(cfg.face_saturation_free)))
+        score = cv2.subtract(gray, cv2.convertScaleAbs(excess, alpha=cfg.face_saturation_weight))
+        return cv2.subtract(score, cv2.convertScaleAbs(seams, alpha=cfg.seam_weight)), gray
     score = gray.astype(np.float32)
     excess = np.maximum(sat.astype(np.float32) - cfg.face_saturation_free, 0)
     score -= cfg.face_saturation_weight * excess
@@ -137,6 +142,9 @@ def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     # Coloured ink is saturated too: an opening of the saturation wipes strokes
     # narrower than the kernel and keeps the broad colour of a back.
     sat = cv2.morphologyEx(_saturation(bgr), cv2.MORPH_OPEN, k)
+    if _whole(cfg.face_saturation_free, cfg.face_saturation_weight):
+        excess = cv2.subtract(sat, np.full_like(sat, int(cfg.face_saturation_free)))
+        return cv2.subtract(closed, cv2.convertScaleAbs(excess, alpha=cfg.face_saturation_weight))
     excess = np.maximum(sat.astype(np.int16) - cfg.face_saturation_free, 0)
     score = closed.astype(np.int16) - (cfg.face_saturation_weight * excess).astype(np.int16)
     return np.clip(score, 0, 255).astype(np.uint8)
@@ -151,8 +159,20 @@ def neutral_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     """
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.neutral_kernel, cfg.neutral_kernel))
     hsv = cv2.cvtColor(cv2.morphologyEx(bgr, cv2.MORPH_CLOSE, k), cv2.COLOR_BGR2HSV)
-    grey_share = 1.0 - np.minimum(hsv[..., 1], cfg.neutral_saturation) / cfg.neutral_saturation
-    return (hsv[..., 2] * grey_share).astype(np.uint8)
+    # One value per (value, saturation) pair, looked up: the float64 product per pixel
+    # cost several ms a megapixel.
+    index = (hsv[..., 2].astype(np.intp) << 8) | hsv[..., 1]
+    return np.take(_neutral_table(float(cfg.neutral_saturation)), index)
+
+
+@functools.cache
+def _neutral_table(saturation: float) -> np.ndarray:
+    """`neutral_map`'s value for every (value, saturation) pair, flat ``uint8 (65536,)``
+    indexed by ``value * 256 + saturation``."""
+    v, s = np.meshgrid(np.arange(256, dtype=np.uint8), np.arange(256, dtype=np.uint8),
+                       indexing="ij")
+    grey_share = 1.0 - np.minimum(s, saturation) / saturation
+    return (v * grey_share).astype(np.uint8).ravel()
 
 
 def ink_map(gray: np.ndarray, cfg: MapConfig = MapConfig(), *, darkness: float = 0.2,
@@ -167,12 +187,21 @@ def ink_map(gray: np.ndarray, cfg: MapConfig = MapConfig(), *, darkness: float =
     """
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_stroke, cfg.ink_stroke))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
-    ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed) & (gray > min_valid)
+    if 0.0 <= darkness <= 1.0:
+        # Grey at or below (1 - darkness) of the closing, as float64 levels compare it:
+        # on integer grey, a table of the highest inky level per closing level.
+        level = np.floor((1.0 - darkness) * np.arange(256, dtype=np.uint8)).astype(np.uint8)
+        ink = cv2.compare(gray, cv2.LUT(closed, level), cv2.CMP_LE)
+        _, valid = cv2.threshold(gray, min_valid, 255, cv2.THRESH_BINARY)
+        ink = cv2.bitwise_and(ink, valid)  # 255 on ink
+    else:
+        ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed) & (gray > min_valid)
+        ink = ink.astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_close, cfg.ink_close))
-    blobs = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, k)
+    blobs = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, k)
     blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, k)
     g = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_grow, cfg.ink_grow))
-    return cv2.dilate(blobs, g) * 255
+    return cv2.dilate(blobs, g)
 
 
 def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
@@ -180,8 +209,8 @@ def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     sat, hi = hsv[..., 1], hsv[..., 2]
     score = cv2.multiply(sat, hi, scale=1.0 / 255)
-    score[hi < cfg.back_min_value] = 0
-    return score
+    _, bright = cv2.threshold(hi, cfg.back_min_value - 1, 255, cv2.THRESH_BINARY)
+    return cv2.bitwise_and(score, bright)  # 0 where darker than back_min_value
 
 
 def contrast_map(gray: np.ndarray, block: int) -> np.ndarray:
@@ -210,6 +239,13 @@ def smooth_map(gray: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
     mag = cv2.magnitude(gx, gy)
     ref = float(np.percentile(mag[::4, ::4], cfg.smooth_percentile)) or 1.0
     return np.clip(255.0 - mag * (255.0 / ref), 0, 255).astype(np.uint8)
+
+
+def _whole(*values: float) -> bool:
+    """True when the map formulas' float arithmetic is exact in saturating uint8 steps:
+    whole, non-negative weights and offsets within 8 bits (every penalty is then >= 0,
+    so clipping at each step equals clipping once)."""
+    return all(float(v).is_integer() and 0 <= v <= 255 for v in values)
 
 
 def _saturation(bgr: np.ndarray) -> np.ndarray:

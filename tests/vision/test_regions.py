@@ -5,7 +5,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from agari.vision.regions import LevelConfig, level_regions, threshold_levels
+from agari.vision.regions import (
+    LevelConfig,
+    MapConfig,
+    back_map,
+    face_map,
+    filled_map,
+    ink_map,
+    level_regions,
+    neutral_map,
+    threshold_levels,
+)
 
 
 def _map(seed: int, kind: str, shape: tuple[int, int] = (120, 160)) -> np.ndarray:
@@ -65,3 +75,82 @@ def test_level_regions_equal_opening_each_binary_level() -> None:
                  and cv2.contourArea(c) >= 0.5 * np.prod(cv2.minAreaRect(c)[1])]
     assert len(want) > 5
     assert [(r.level, r.contour.tobytes()) for r in got] == want
+
+
+# The maps' float formulas as first written; the fast paths must give the same bytes.
+def _float_face(bgr: np.ndarray, cfg: MapConfig) -> np.ndarray:
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    sat = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1]
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.seam_kernel, cfg.seam_kernel))
+    seams = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, k)
+    score = gray.astype(np.float32)
+    score -= cfg.face_saturation_weight * np.maximum(
+        sat.astype(np.float32) - cfg.face_saturation_free, 0)
+    score -= cfg.seam_weight * seams.astype(np.float32)
+    return np.clip(score, 0, 255).astype(np.uint8)
+
+
+def _float_filled(bgr: np.ndarray, cfg: MapConfig) -> np.ndarray:
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
+    closed = cv2.morphologyEx(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), cv2.MORPH_CLOSE, k)
+    sat = cv2.morphologyEx(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1], cv2.MORPH_OPEN, k)
+    excess = np.maximum(sat.astype(np.int16) - cfg.face_saturation_free, 0)
+    score = closed.astype(np.int16) - (cfg.face_saturation_weight * excess).astype(np.int16)
+    return np.clip(score, 0, 255).astype(np.uint8)
+
+
+def _float_neutral(bgr: np.ndarray, cfg: MapConfig) -> np.ndarray:
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.neutral_kernel, cfg.neutral_kernel))
+    hsv = cv2.cvtColor(cv2.morphologyEx(bgr, cv2.MORPH_CLOSE, k), cv2.COLOR_BGR2HSV)
+    grey_share = 1.0 - np.minimum(hsv[..., 1], cfg.neutral_saturation) / cfg.neutral_saturation
+    return (hsv[..., 2] * grey_share).astype(np.uint8)
+
+
+def _float_back(bgr: np.ndarray, cfg: MapConfig) -> np.ndarray:
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    score = cv2.multiply(hsv[..., 1], hsv[..., 2], scale=1.0 / 255)
+    score[hsv[..., 2] < cfg.back_min_value] = 0
+    return score
+
+
+def _float_ink(gray: np.ndarray, cfg: MapConfig, darkness: float, min_valid: float
+               ) -> np.ndarray:
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_stroke, cfg.ink_stroke))
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    ink = (gray.astype(np.float32) <= (1.0 - darkness) * closed) & (gray > min_valid)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_close, cfg.ink_close))
+    blobs = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_CLOSE, k)
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, k)
+    g = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.ink_grow, cfg.ink_grow))
+    return cv2.dilate(blobs, g) * 255
+
+
+def _photo(seed: int) -> np.ndarray:
+    """Coloured plates with dark strokes on a noisy coloured table."""
+    rng = np.random.default_rng(seed)
+    img = np.clip(rng.normal((60, 110, 40), 25, (140, 180, 3)), 0, 255).astype(np.uint8)
+    for _ in range(10):
+        x, y = int(rng.integers(0, 150)), int(rng.integers(0, 105))
+        img[y:y + 34, x:x + 26] = rng.integers(120, 256, 3)
+        img[y + 10:y + 24, x + 11:x + 14] = rng.integers(0, 80, 3)
+    return img
+
+
+@pytest.mark.parametrize("cfg", [
+    MapConfig(),
+    MapConfig(face_saturation_weight=1.5, seam_weight=0.7, neutral_saturation=97.3),
+    MapConfig(face_saturation_weight=3.0, face_saturation_free=40, back_min_value=0),
+    MapConfig(face_saturation_free=300, back_min_value=255),
+])
+def test_maps_equal_their_float_formulas(cfg: MapConfig) -> None:
+    for seed in range(4):
+        bgr = _photo(seed)
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        np.testing.assert_array_equal(face_map(bgr, cfg)[0], _float_face(bgr, cfg))
+        np.testing.assert_array_equal(filled_map(bgr, cfg), _float_filled(bgr, cfg))
+        np.testing.assert_array_equal(neutral_map(bgr, cfg), _float_neutral(bgr, cfg))
+        np.testing.assert_array_equal(back_map(bgr, cfg), _float_back(bgr, cfg))
+        for darkness, min_valid in ((0.35, 8), (0.123, 0), (1.0, 3.5), (1.2, 8)):
+            np.testing.assert_array_equal(ink_map(gray, cfg, darkness=darkness,
+                                                  min_valid=min_valid),
+                                          _float_ink(gray, cfg, darkness, min_valid))
