@@ -209,10 +209,11 @@ def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
                 widths = [repeat] if found[1] >= cfg.sure_period_corr else [repeat, *widths]
                 if found[1] >= cfg.sure_period_corr:
                     guide = cfg.repeat_seam_weight * seam + band_centre(ink, size.short, cfg)
+        peaks: dict[tuple[float, int], np.ndarray] = {}  # the widths share their bins
         for main, alt, tol, repeat in widths:
             found_cuts = _dp_cuts(guide, float(cfg.pad), cfg.pad + length, main, alt,
                                   size.short, cfg, tolerance=tol,
-                                  alt_cost=cfg.period_alt_cost if repeat else None)
+                                  alt_cost=cfg.period_alt_cost if repeat else None, peaks=peaks)
             if found_cuts is None:
                 continue
             positions, gains = found_cuts
@@ -240,11 +241,16 @@ def _bin_peaks(prof: np.ndarray, start: float, b: float, bins: int) -> np.ndarra
 
 def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float,
              short: float, cfg: SplitConfig, *, tolerance: float | None = None,
-             alt_cost: float | None = None) -> tuple[list[int], list[float]] | None:
+             alt_cost: float | None = None,
+             peaks: dict[tuple[float, int], np.ndarray] | None = None
+             ) -> tuple[list[int], list[float]] | None:
     """Cut positions between ``start`` and ``end`` (frame pixels) by dynamic programming.
 
     Every segment is ``main`` (or, at a cost, ``alt``) wide within the width
     tolerance; the total seam strength at the cuts, less the costs, is maximal.
+
+    ``peaks``: a cache of the bins' strongest lines for calls on the same
+    ``prof`` and ``start`` (the upright and sideways widths bin alike).
 
     Returns:
         ``(positions, seam strengths)`` of the inner cuts, or None when no
@@ -256,7 +262,11 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
     n = int(round((end - start) / b))
     if n < 2:
         return None
-    peak = _bin_peaks(prof, start, b, n + 1)
+    peak = None if peaks is None else peaks.get((b, n))
+    if peak is None:
+        peak = _bin_peaks(prof, start, b, n + 1)
+        if peaks is not None:
+            peaks[(b, n)] = peak
     gain = prof[peak].astype(float).tolist()
     steps: list[tuple[int, float]] = []
     other = cfg.alt_width_cost if alt_cost is None else alt_cost
