@@ -143,10 +143,11 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     Returns:
         Non-overlapping proposals, best first.
     """
-    regions, gray = face_regions(work, cfg, face=face)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the filled and back maps share it
+    regions, gray = face_regions(work, cfg, face=face, hsv=hsv)
     cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:
-        backs = back_map(work, cfg.maps)
+        backs = back_map(work, cfg.maps, hsv=hsv)
         steps = np.asarray(cfg.back_steps, np.float32)
         cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
     props = _scored(cands, cfg)
@@ -174,14 +175,14 @@ def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
 
 
 def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
-                 face: tuple[np.ndarray, np.ndarray] | None = None
-                 ) -> tuple[list[Region], np.ndarray]:
+                 face: tuple[np.ndarray, np.ndarray] | None = None,
+                 hsv: np.ndarray | None = None) -> tuple[list[Region], np.ndarray]:
     """Regions of every face map at every level, and the grey image ``uint8 (h, w)``
-    (``face``: the face map and grey image, if already made)."""
+    (``face``: the face map and grey image, ``hsv``: the image in HSV, if already made)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
     regions = _regions(score, cfg)
     if cfg.use_filled:
-        regions += _regions(filled_map(work, cfg.maps), cfg)
+        regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
     if cfg.neutral_levels:
         neutral = neutral_map(work, cfg.maps)
         regions += _regions(neutral, cfg, threshold_levels(

@@ -128,20 +128,22 @@ def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> tuple[np.ndarray,
     return np.clip(score, 0, 255).astype(np.uint8), gray
 
 
-def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
+def filled_map(bgr: np.ndarray, cfg: MapConfig = MapConfig(), *, gray: np.ndarray | None = None,
+               hsv: np.ndarray | None = None) -> np.ndarray:
     """Face score with ink filled in: ``uint8 (H, W)``.
 
     Dense symbols (eight circles, nine sticks, a bold character) can leave only
     a thin, broken rim of bright face; a grey closing paints over ink (and over
     thin seams, so touching tiles merge into one row or grid region, which the
-    splitter then cuts along the seams of the untouched grey image).
+    splitter then cuts along the seams of the untouched grey image). ``gray``
+    and ``hsv``: the image's conversions, when the caller has them.
     """
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if gray is None else gray
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.fill_kernel, cfg.fill_kernel))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
     # Coloured ink is saturated too: an opening of the saturation wipes strokes
     # narrower than the kernel and keeps the broad colour of a back.
-    sat = cv2.morphologyEx(_saturation(bgr), cv2.MORPH_OPEN, k)
+    sat = cv2.morphologyEx(_saturation(bgr, hsv), cv2.MORPH_OPEN, k)
     if _whole(cfg.face_saturation_free, cfg.face_saturation_weight):
         excess = cv2.subtract(sat, np.full_like(sat, int(cfg.face_saturation_free)))
         return cv2.subtract(closed, cv2.convertScaleAbs(excess, alpha=cfg.face_saturation_weight))
@@ -204,9 +206,11 @@ def ink_map(gray: np.ndarray, cfg: MapConfig = MapConfig(), *, darkness: float =
     return cv2.dilate(blobs, g)
 
 
-def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> np.ndarray:
-    """Colourfulness ``uint8 (H, W)``: saturation scaled by value, 0 where dark."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+def back_map(bgr: np.ndarray, cfg: MapConfig = MapConfig(), *,
+             hsv: np.ndarray | None = None) -> np.ndarray:
+    """Colourfulness ``uint8 (H, W)``: saturation scaled by value, 0 where dark (``hsv``:
+    the image in HSV, when the caller has it)."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv
     sat, hi = hsv[..., 1], hsv[..., 2]
     score = cv2.multiply(sat, hi, scale=1.0 / 255)
     _, bright = cv2.threshold(hi, cfg.back_min_value - 1, 255, cv2.THRESH_BINARY)
@@ -248,9 +252,9 @@ def _whole(*values: float) -> bool:
     return all(float(v).is_integer() and 0 <= v <= 255 for v in values)
 
 
-def _saturation(bgr: np.ndarray) -> np.ndarray:
-    """HSV saturation ``uint8 (H, W)``."""
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1]
+def _saturation(bgr: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
+    """HSV saturation ``uint8 (H, W)`` (from ``hsv`` when given)."""
+    return (cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv)[..., 1]
 
 
 def threshold_levels(score: np.ndarray, cfg: LevelConfig = LevelConfig()) -> np.ndarray:
