@@ -277,17 +277,7 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
             cost = extra + cfg.width_penalty * abs(math.log(k * b / width))
             steps.append((k, cost))
     slack = int(cfg.end_slack * short / b)
-    neg = -math.inf
-    # best[i]: score of the best cuts ending with a cut at bin i; back[i]: previous cut,
-    # -1 for a start position (the region's first edge, within the slack).
-    best = [0.0 if i <= slack else neg for i in range(n + 1)]
-    back = [-1] * (n + 1)
-    for i in range(1, n + 1):
-        g = gain[i] - cfg.cut_cost
-        for k, cost in steps:
-            j = i - k
-            if j >= 0 and best[j] != neg and best[j] + g - cost > best[i]:
-                best[i], back[i] = best[j] + g - cost, j
+    best, back = _dp_table(gain, steps, slack, cfg.cut_cost)
     ends = [i for i in range(max(1, n - slack), n + 1) if back[i] != -1]
     if not ends:
         return None
@@ -301,3 +291,30 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         return None
     cuts.reverse()
     return [peak[c] for c in cuts], [gain[c] for c in cuts]
+
+
+def _dp_table(gain: list[float], steps: list[tuple[int, float]], slack: int, cut_cost: float
+              ) -> tuple[list[float], list[int]]:
+    """The DP's table: ``best[i]``, the score of the best cuts ending with a cut at bin
+    ``i``, and ``back[i]``, the previous cut (-1 for a start position: the region's first
+    edge, within ``slack`` bins).
+
+    Each bin takes the first step (in the order given) that scores highest. The table is
+    padded in front with unreachable bins so that the inner loop, which runs for every
+    bin and step of every plan, needs no bounds test.
+    """
+    n = len(gain) - 1
+    pad = max(k for k, _ in steps)
+    best = [-math.inf] * pad + [0.0 if i <= slack else -math.inf for i in range(n + 1)]
+    back = [-1] * (n + 1)
+    offsets = [(pad - k, cost) for k, cost in steps]  # best[i + offset] is bin i - k
+    for i in range(1, n + 1):
+        g = gain[i] - cut_cost
+        top, prev = best[pad + i], -1
+        for off, cost in offsets:
+            v = best[i + off] + g - cost
+            if v > top:
+                top, prev = v, i + off - pad
+        if prev != -1:
+            best[pad + i], back[i] = top, prev
+    return best[pad:], back
