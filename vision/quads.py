@@ -68,9 +68,9 @@ def order_quad(quad: np.ndarray, up: tuple[float, float] = (0.0, -1.0)) -> np.nd
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise on screen (y down)
     u = np.asarray(up, dtype=np.float32)
-    mids = (q + np.roll(q, -1, axis=0)) / 2.0 - c
+    mids = (q + q[_NEXT[4]]) / 2.0 - c
     start = int(np.argmax(mids @ u))
-    return np.roll(q, -start, axis=0)
+    return q[(np.arange(4) + start) % 4]
 
 
 def quad_sides(quad: np.ndarray) -> tuple[float, float]:
