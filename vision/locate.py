@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.crops import as_bgr
@@ -89,8 +90,9 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)
     scale = work.shape[1] / w  # the exact factor after rounding the size
-    face = face_map(work, config.proposals.maps)  # both proposal sources read it
-    proposals = propose(work, config.proposals, face=face)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
+    face = face_map(work, config.proposals.maps, hsv=hsv)  # both proposal sources read it
+    proposals = propose(work, config.proposals, face=face, hsv=hsv)
     if config.standing is not None:
         proposals += standing_proposals(work, proposals, config=config.standing, face=face)
     return arrange(proposals, scale=scale, cfg=config.rows)

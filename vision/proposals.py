@@ -131,7 +131,8 @@ class ProposalConfig:
 
 def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
             keep_all: bool = False,
-            face: tuple[np.ndarray, np.ndarray] | None = None) -> list[Proposal]:
+            face: tuple[np.ndarray, np.ndarray] | None = None,
+            hsv: np.ndarray | None = None) -> list[Proposal]:
     """Tile proposals in a working image.
 
     Args:
@@ -139,11 +140,13 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
         keep_all: return every scored candidate, without suppression or the
             score threshold (for evaluation and fitting the score weights).
         face: ``face_map(work, cfg.maps)`` when the caller has it already.
+        hsv: the working image in HSV, likewise.
 
     Returns:
         Non-overlapping proposals, best first.
     """
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the filled and back maps share it
+    if hsv is None:  # the filled and back maps share it
+        hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     regions, gray = face_regions(work, cfg, face=face, hsv=hsv)
     cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:

@@ -104,17 +104,19 @@ class Region:
         return float(min(self.rect[1]))
 
 
-def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig()) -> tuple[np.ndarray, np.ndarray]:
+def face_map(bgr: np.ndarray, cfg: MapConfig = MapConfig(), *, hsv: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Face score and grey image.
 
     Args:
         bgr: ``uint8 (H, W, 3)`` working image.
+        hsv: the image in HSV, when the caller has it.
 
     Returns:
         ``(score, gray)``, both ``uint8 (H, W)``.
     """
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    sat = _saturation(bgr)
+    sat = _saturation(bgr, hsv)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.seam_kernel, cfg.seam_kernel))
     seams = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, k)
     if _whole(cfg.face_saturation_free, cfg.face_saturation_weight, cfg.seam_weight):
