@@ -37,7 +37,7 @@ from agari.engine.errors import ImageError
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.proposals import Proposal, ProposalConfig, propose
-from agari.vision.regions import face_map
+from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
 from agari.vision.standing import StandingConfig, standing_proposals
@@ -92,9 +92,11 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     scale = work.shape[1] / w  # the exact factor after rounding the size
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
     face = face_map(work, config.proposals.maps, hsv=hsv)  # both proposal sources read it
-    proposals = propose(work, config.proposals, face=face, hsv=hsv)
+    traced = LevelContours(face[0], config.proposals.levels.open_kernel)  # and its levels
+    proposals = propose(work, config.proposals, face=face, hsv=hsv, face_levels=traced)
     if config.standing is not None:
-        proposals += standing_proposals(work, proposals, config=config.standing, face=face)
+        proposals += standing_proposals(work, proposals, config=config.standing, face=face,
+                                        face_levels=traced)
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 

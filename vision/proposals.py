@@ -15,6 +15,7 @@ import numpy as np
 from agari.vision.quads import quad_area, quad_areas, quad_overlap
 from agari.vision.regions import (
     LevelConfig,
+    LevelContours,
     MapConfig,
     Region,
     back_map,
@@ -132,7 +133,8 @@ class ProposalConfig:
 def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
             keep_all: bool = False,
             face: tuple[np.ndarray, np.ndarray] | None = None,
-            hsv: np.ndarray | None = None) -> list[Proposal]:
+            hsv: np.ndarray | None = None,
+            face_levels: LevelContours | None = None) -> list[Proposal]:
     """Tile proposals in a working image.
 
     Args:
@@ -141,13 +143,14 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
             score threshold (for evaluation and fitting the score weights).
         face: ``face_map(work, cfg.maps)`` when the caller has it already.
         hsv: the working image in HSV, likewise.
+        face_levels: the face map's traced levels, shared with the standing rows.
 
     Returns:
         Non-overlapping proposals, best first.
     """
     if hsv is None:  # the filled and back maps share it
         hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    regions, gray = face_regions(work, cfg, face=face, hsv=hsv)
+    regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels)
     cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:
         backs = back_map(work, cfg.maps, hsv=hsv)
@@ -179,11 +182,13 @@ def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
 
 def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
                  face: tuple[np.ndarray, np.ndarray] | None = None,
-                 hsv: np.ndarray | None = None) -> tuple[list[Region], np.ndarray]:
+                 hsv: np.ndarray | None = None, face_levels: LevelContours | None = None
+                 ) -> tuple[list[Region], np.ndarray]:
     """Regions of every face map at every level, and the grey image ``uint8 (h, w)``
-    (``face``: the face map and grey image, ``hsv``: the image in HSV, if already made)."""
+    (``face``: the face map and grey image, ``hsv``: the image in HSV, ``face_levels``:
+    the face map's traced levels, if already made)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
-    regions = _regions(score, cfg)
+    regions = _regions(score, cfg, traced=face_levels)
     if cfg.use_filled:
         regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
     if cfg.neutral_levels:
@@ -204,8 +209,8 @@ def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
     return regions, gray
 
 
-def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None
-             ) -> list[Region]:
+def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None, *,
+             traced: LevelContours | None = None) -> list[Region]:
     min_area = cfg.min_tile_side * cfg.min_tile_side / cfg.tile_aspect
     return level_regions(
         score,
@@ -214,6 +219,7 @@ def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | No
         max_area=cfg.max_area_fraction * score.size,
         min_rectangularity=cfg.region_min_rectangularity,
         open_kernel=cfg.levels.open_kernel,
+        traced=traced,
     )
 
 

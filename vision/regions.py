@@ -302,6 +302,32 @@ def _u8_percentiles(score: np.ndarray, floor: int, percents: list[float]) -> np.
     return np.where(t >= 0.5, b - d * (1 - t), a + d * t)
 
 
+class LevelContours:
+    """The outer contours of one score map's opened levels, each level traced once.
+
+    The face map is thresholded at the same levels for the region proposals and for
+    the standing rows' bright tops; one of these, handed to both `level_regions`
+    calls, saves tracing those levels twice. A cache, so not frozen; it answers only
+    for its own map and opening (`level_regions` checks).
+    """
+
+    def __init__(self, score: np.ndarray, open_kernel: int = 3) -> None:
+        self.score, self.open_kernel = score, open_kernel
+        self._opened: np.ndarray | None = None
+        self._traced: dict[float, tuple[np.ndarray, ...]] = {}
+
+    def at(self, threshold: float) -> tuple[np.ndarray, ...]:
+        """Outer contours of ``opened score > threshold``."""
+        if threshold not in self._traced:
+            if self._opened is None:
+                kernel = cv2.getStructuringElement(
+                    cv2.MORPH_RECT, (self.open_kernel, self.open_kernel))
+                self._opened = cv2.morphologyEx(self.score, cv2.MORPH_OPEN, kernel)
+            _, binary = cv2.threshold(self._opened, threshold, 1, cv2.THRESH_BINARY)
+            self._traced[threshold] = _outer_contours(binary)
+        return self._traced[threshold]
+
+
 def level_regions(
     score: np.ndarray,
     thresholds: np.ndarray,
@@ -310,6 +336,7 @@ def level_regions(
     max_area: float,
     min_rectangularity: float,
     open_kernel: int = 3,
+    traced: LevelContours | None = None,
 ) -> list[Region]:
     """Outer contours of ``score > t`` for each threshold, filtered by size and shape.
 
@@ -323,13 +350,14 @@ def level_regions(
         thresholds: the levels, ascending.
         min_area, max_area: contour area bounds in square pixels.
         min_rectangularity: lowest ``area / min-area-box area`` kept.
+        traced: contours of this map's levels already traced, shared with other callers
+            (ignored unless made for ``score`` and ``open_kernel``).
     """
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (open_kernel, open_kernel))
-    opened = cv2.morphologyEx(score, cv2.MORPH_OPEN, kernel) if len(thresholds) else score
+    if traced is None or traced.score is not score or traced.open_kernel != open_kernel:
+        traced = LevelContours(score, open_kernel)
     out: list[Region] = []
     for i, t in enumerate(thresholds):
-        _, binary = cv2.threshold(opened, float(t), 1, cv2.THRESH_BINARY)
-        for c in _outer_contours(binary):
+        for c in traced.at(float(t)):
             if len(c) < 4:
                 continue
             area = cv2.contourArea(c)

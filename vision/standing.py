@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from agari.vision.proposals import Proposal
 from agari.vision.quads import quad_overlap
-from agari.vision.regions import face_map, level_regions, threshold_levels
+from agari.vision.regions import LevelContours, face_map, level_regions, threshold_levels
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,8 @@ DEFAULT_STANDING = StandingConfig()
 
 def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
                        config: StandingConfig = DEFAULT_STANDING,
-                       face: tuple[np.ndarray, np.ndarray] | None = None) -> list[Proposal]:
+                       face: tuple[np.ndarray, np.ndarray] | None = None,
+                       face_levels: LevelContours | None = None) -> list[Proposal]:
     """Tiles of standing rows that the other proposals do not already cover.
 
     Args:
@@ -75,6 +76,7 @@ def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
         existing: proposals already made (kept as they are).
         config: tuning.
         face: ``face_map(work)`` and the grey image, if the caller has them.
+        face_levels: the face map's levels as the proposals traced them, if made.
     """
     score, gray = face_map(work) if face is None else face
     levels = threshold_levels(score)
@@ -83,7 +85,8 @@ def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
     levels = levels[-config.levels:]
     h, w = gray.shape
     regions = level_regions(score, levels, min_area=config.min_length * 4,
-                            max_area=0.2 * h * w, min_rectangularity=config.min_rectangularity)
+                            max_area=0.2 * h * w, min_rectangularity=config.min_rectangularity,
+                            traced=face_levels)
     blackhat = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (7, 1)))
     out: list[Proposal] = []
