@@ -324,7 +324,8 @@ class LevelContours:
                     cv2.MORPH_RECT, (self.open_kernel, self.open_kernel))
                 self._opened = cv2.morphologyEx(self.score, cv2.MORPH_OPEN, kernel)
             _, binary = cv2.threshold(self._opened, threshold, 1, cv2.THRESH_BINARY)
-            self._traced[threshold] = _outer_contours(binary)
+            self._traced[threshold], _ = cv2.findContours(binary, cv2.RETR_EXTERNAL,
+                                                          cv2.CHAIN_APPROX_SIMPLE)
         return self._traced[threshold]
 
 
@@ -370,16 +371,3 @@ def level_regions(
                 out.append(Region(c, rect, float(area), float(rectangularity), i))
     return out
 
-
-def _outer_contours(binary: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``cv2.findContours`` (outer, simple chains) traced only over the box that holds the
-    set pixels and a pixel of background around it: the same contours, in the same order,
-    without scanning the empty rest of the image (often half of it at high levels)."""
-    x, y, w, h = cv2.boundingRect(binary)
-    if w == 0 or h == 0:
-        return ()
-    x0, y0 = max(x - 1, 0), max(y - 1, 0)
-    x1, y1 = min(x + w + 1, binary.shape[1]), min(y + h + 1, binary.shape[0])
-    contours, _ = cv2.findContours(binary[y0:y1, x0:x1], cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
-    return contours

@@ -8,7 +8,6 @@ import pytest
 from agari.vision.regions import (
     LevelConfig,
     MapConfig,
-    _outer_contours,
     back_map,
     face_map,
     filled_map,
@@ -156,18 +155,3 @@ def test_maps_equal_their_float_formulas(cfg: MapConfig) -> None:
                                                   min_valid=min_valid),
                                           _float_ink(gray, cfg, darkness, min_valid))
 
-
-def test_outer_contours_equal_find_contours_on_the_whole_image() -> None:
-    rng = np.random.default_rng(11)
-    for _ in range(300):
-        h, w = (int(v) for v in rng.integers(1, 90, 2))
-        binary = np.zeros((h, w), np.uint8)
-        for _ in range(int(rng.integers(0, 5))):
-            x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
-            binary[y:y + int(rng.integers(1, 30)), x:x + int(rng.integers(1, 30))] = 1
-        binary |= (rng.random((h, w)) < 0.05).astype(np.uint8)
-        want, _ = cv2.findContours(binary.copy(), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        got = _outer_contours(binary)
-        assert len(got) == len(want)
-        for a, b in zip(got, want, strict=True):
-            np.testing.assert_array_equal(a, b)
