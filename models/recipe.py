@@ -268,7 +268,8 @@ def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,
     model = train(data, config=config, val=small_val, log=log)
     spec = model_spec(recipe.crop.size, recipe.crop.margin,
                       {"seed": recipe.seed, "recipe": RECIPE_VERSION, "epochs": recipe.epochs,
-                       "per_class": recipe.per_class})
+                       "per_class": recipe.per_class,
+                       "hard_negatives": int(recipe.hard_negatives and real.propose is not None)})
     export_onnx(model, spec, out)
     clf = TileClassifier.load(out, threads=recipe.threads)
     report = {"recipe": asdict(recipe), "train_crops": int(len(data[1])), "sets": {}}
