@@ -47,6 +47,14 @@ class StandingConfig:
     """And the row's median tile at least this."""
     face_ratio: float = 1.33
     """Face height over width of a riichi tile (26 x 35 mm), seen face on."""
+    face_start: float = 0.5
+    """The quads start this many band thicknesses back inside the band (and run on a face's
+    length past its edge). The band is the tiles' tops when the faces are in shade, but
+    the blank upper margin of the faces themselves when they are lit: quads hung from its
+    edge then cut off the faces' tops and hold table below, which the classifier calls
+    `none`. Starting inside the band covers the face either way, loose at one end as the
+    classifier is trained for (real table-from-seat photo: 8 -> 11 of the 13 hand tiles
+    read right; the standing-hand photo stays 13/13)."""
     probe_ratio: float = 1.0
     """Depth of the strip searched for the repeat, as a share of the widest tile searched
     (or a third of the band): enough to hold most of a face, little of what lies past it."""
@@ -161,11 +169,13 @@ def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
         return []
     face = cfg.face_ratio * pitch
     cuts = _cuts(profile, count, pitch, cfg.search)
+    lead = cfg.face_start * thick  # the quads start this far back inside the band
+    near, far = -side * n * lead, side * n * (face + lead)
     quads = []
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
-        p0 = start + u * a
-        p1 = start + u * b
-        quad = np.float32([p0, p1, p1 + side * n * face, p0 + side * n * face])
+        p0 = start + u * a + near
+        p1 = start + u * b + near
+        quad = np.float32([p0, p1, p1 + far, p0 + far])
         if side < 0:  # keep the quad's first edge along the band
             quad = quad[[3, 2, 1, 0]]
         quads.append(quad)
