@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from agari.vision.proposals import Proposal
 from agari.vision.quads import quad_iou
-from agari.vision.standing import standing_proposals
+from agari.vision.standing import StandingConfig, standing_proposals
 
 TABLE, TOP, FACE, SEAM, INK = 150, 235, 120, 60, 20
 X0, Y0, PITCH, COUNT = 100, 200, 50, 9
@@ -60,3 +60,18 @@ def test_tiles_already_proposed_are_left_alone():
     for p in props:
         assert all(quad_iou(p.quad, e.quad) < 0.3 for e in existing)
     assert len([p for p in props if p.quad[:, 1].mean() > Y0]) == COUNT - 2
+
+
+def test_quads_start_inside_the_band_and_end_a_face_past_it():
+    """`face_start`: a lit face's blank top margin can be the band itself, so the quads
+    reach back into it; their far edge stays a face's length past the band."""
+    img, faces = _scene()
+    flush = [p.quad for p in standing_proposals(img, [], config=StandingConfig(face_start=0.0))
+             if p.quad[:, 1].mean() > Y0]
+    inside = [p.quad for p in standing_proposals(img, [], config=StandingConfig(face_start=0.5))
+              if p.quad[:, 1].mean() > Y0]
+    assert len(flush) == len(inside) == COUNT
+    for a, b in zip(flush, inside, strict=True):
+        top_a, top_b = a[:, 1].min(), b[:, 1].min()
+        assert 8 <= top_a - top_b <= 16  # half the 24-pixel band
+        assert abs(a[:, 1].max() - b[:, 1].max()) <= 1
