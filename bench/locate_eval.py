@@ -29,7 +29,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import time
@@ -39,6 +38,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+# Photo roots and their fit/check split (the classifier's hard negatives are mined
+# only from the fit half).
+from agari.models.hardneg import locator_half as half_of
+from agari.models.realdata import photo_root
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TRAY = REPO.parent / "shared" / "data" / "real-dev" / "riichi-tray"
@@ -121,16 +125,6 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     from agari.vision.quads import quad_iou as iou
 
     return iou(a, b)
-
-
-def photo_root(name: str) -> str:
-    """Copies of one photo share the part of the file name before ``.rf.``."""
-    return Path(name).name.split(".rf.")[0]
-
-
-def half_of(root: str) -> str:
-    """``fit`` or ``check``: a fixed split of photo roots by hash."""
-    return "fit" if hashlib.sha1(root.encode()).digest()[0] % 2 == 0 else "check"
 
 
 def tray_items(root: Path, names: str, step: int

@@ -61,8 +61,8 @@ DEFAULT_HARDNEG = HardNegConfig()
 
 
 def locator_half(root: str) -> str:
-    """``fit`` or ``check``: the locator benchmark's split of photo roots
-    (``bench/locate_eval.py`` ``half_of``; its ``check`` half is never mined)."""
+    """``fit`` or ``check``: a fixed split of photo roots by hash, the locator
+    benchmark's (``bench/locate_eval.py`` reports both; the ``check`` half is never mined)."""
     return "fit" if hashlib.sha1(root.encode()).digest()[0] % 2 == 0 else "check"
 
 
