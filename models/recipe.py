@@ -37,7 +37,7 @@ from agari.models.dataset import (
 )
 from agari.models.hardneg import HardNegConfig, Proposer, mining_photos, photo_hard_arrays
 from agari.models.realdata import CropSpec, is_holdout, photo_root
-from agari.models.synth import SynthConfig
+from agari.models.synth import DRAW_VERSION, SynthConfig
 
 RECIPE_VERSION = "2"
 """Bump when crop generation changes, so cached arrays are rebuilt."""
@@ -155,12 +155,15 @@ def build_data(recipe: Recipe, real: RealSources, *, cache: Path | None,
 
     # Tile-free training photos (desks, posters, keyboards) double as synthetic tables.
     tables = [p.path for p in photos_train if not p.tiles][:recipe.max_table_photos]
-    synth = _cached(cache, {**base, "name": "synth-train", "n": recipe.per_class,
+    # Only the synthetic arrays depend on the drawing code: the real and scene arrays keep
+    # their keys (and caches) when it changes.
+    drawn = {**base, "draw": DRAW_VERSION}
+    synth = _cached(cache, {**drawn, "name": "synth-train", "n": recipe.per_class,
                             "tables": [str(t) for t in tables]}, lambda: (
         synth_arrays(ClassMix(recipe.per_class), seed=recipe.seed, config=recipe.synth,
                      aug=aug, photos=[_read_small(t) for t in tables] or None,
                      workers=recipe.workers, progress=progress("synth-train"))), log)
-    synth_val = _cached(cache, {**base, "name": "synth-val", "n": recipe.val_per_class}, lambda: (
+    synth_val = _cached(cache, {**drawn, "name": "synth-val", "n": recipe.val_per_class}, lambda: (
         synth_arrays(ClassMix(recipe.val_per_class), seed=recipe.seed + 7919,
                      config=recipe.synth, aug=aug, workers=recipe.workers)), log)
     paths = {"photos": sorted(str(p.path) for p in real.photos),
@@ -267,7 +270,8 @@ def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,
     small_val = {k: (v[0][:2000], v[1][:2000]) for k, v in val.items()}
     model = train(data, config=config, val=small_val, log=log)
     spec = model_spec(recipe.crop.size, recipe.crop.margin,
-                      {"seed": recipe.seed, "recipe": RECIPE_VERSION, "epochs": recipe.epochs,
+                      {"seed": recipe.seed, "recipe": RECIPE_VERSION, "synth_draw": DRAW_VERSION,
+                       "epochs": recipe.epochs,
                        "per_class": recipe.per_class,
                        "hard_negatives": int(recipe.hard_negatives and real.propose is not None)})
     export_onnx(model, spec, out)

@@ -21,6 +21,11 @@ from agari.models.augment import jitter_quad
 from agari.models.synth_tiles import TileStyle, background, draw_tile, paste, random_style
 from agari.vision.crops import crop_tile
 
+DRAW_VERSION = 2
+"""Bump when the drawing of synthetic crops (here or in `agari.models.synth_tiles`) changes:
+it keys cached synthetic arrays apart from the rest of the recipe. 2: a tile's side band
+shows both layers (face colour next to the face, then the back colour)."""
+
 NONE_KINDS = ("split", "vsplit", "fragment", "big", "gap", "side", "clutter")
 """The locator mistakes a `none` sample imitates."""
 

@@ -170,7 +170,11 @@ def draw_tile(
     cover = np.zeros((fh + side_h, width), np.float32)
     if side_h:
         top, bottom = (style.face, style.back) if glyph is not None else (style.back, style.face)
-        split = fh // 2 + round(side_h * style.side_face_part)
+        # The band shows below the face (rows fh..fh+side_h): the layer next to the face
+        # first, then the other one. (Splitting from fh // 2, where the band's mask starts,
+        # hid the first layer under the face and drew the whole band in one colour, so a
+        # side band cut as a `none` crop was a rounded one-colour block, i.e. a back.)
+        split = fh + round(side_h * style.side_face_part)
         band = np.empty_like(colour)
         band[:split] = np.array(top, np.float32) * 0.8  # the side faces away from the light
         band[split:] = np.array(bottom, np.float32) * 0.75
