@@ -40,6 +40,9 @@ class FillConfig:
     """A proposed neighbour read as a back is kept only above this (bare felt looks alike)."""
     pitches: tuple[float, ...] = (1.0, 1.06)
     """Steps tried, in tile widths along the row (touching, and with a thin gap)."""
+    far_pitches: tuple[float, ...] = ()
+    """Longer steps, tried beside a tile only where no step of `pitches` found one: the
+    gaps of a shown hand (the winning tile set a little apart, melds further along)."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     max_rounds: int = 12
@@ -53,8 +56,9 @@ class FillConfig:
 
 
 DEFAULT_FILL = FillConfig()
-HAND_FILL = FillConfig(sideways=True)
-"""Row completion for a shown hand, called tiles included (`agari.pipeline`)."""
+HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3))
+"""Row completion for a shown hand, called tiles and the gaps between groups included
+(`agari.pipeline`)."""
 
 
 def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: Classify, *,
@@ -79,11 +83,12 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
     for _ in range(config.max_rounds):
         if not frontier or added >= config.max_new:
             break
-        trials, owners = _neighbours(frontier, known, (w, h), config)
+        trials, owners = _neighbours(frontier, known, (w, h), config.pitches, config)
         if not trials:
             break
-        read = classify(image, trials)
-        kept = _best_per_side(read, owners, config)
+        kept = _best_per_side(classify(image, trials), owners, config)
+        if config.far_pitches:
+            kept += _across_gaps(image, frontier, kept, known, classify, config)
         frontier = []
         for anchor, side, det in kept:
             if added >= config.max_new or known.overlaps(np.asarray(det.quad),
@@ -133,24 +138,42 @@ def _accepted(det: TileDetection, cfg: FillConfig) -> bool:
 
 
 def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, int],
-                cfg: FillConfig) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
-    """Quads one pitch either side of each frontier tile that cover nothing known yet."""
+                pitches: tuple[float, ...], cfg: FillConfig, *, sideways: bool = True
+                ) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
+    """Quads ``pitches`` tile widths either side of each frontier tile (and, if ``sideways``
+    and configured, a called tile lying beside it) that cover nothing known yet."""
     trials: list[TileDetection] = []
     owners: list[tuple[TileDetection, int]] = []
     for det in frontier:
         q = np.asarray(det.quad, np.float64)
         step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the row's direction, one tile wide
         for side in (1, -1):
-            shapes = [(q + side * pitch * step, False) for pitch in cfg.pitches]
-            if cfg.sideways and not det.sideways:
+            shapes = [(q + side * pitch * step, False) for pitch in pitches]
+            if sideways and cfg.sideways and not det.sideways:
                 shapes.append((_sideways_beside(q, side), True))
             for nq, sideways in shapes:
-                if not _inside(nq, size) or known.overlaps(nq, cfg.max_overlap):
+                if not inside_image(nq, size) or known.overlaps(nq, cfg.max_overlap):
                     continue
                 trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq),
                                             sideways=sideways))
                 owners.append((det, side))
     return trials, owners
+
+
+def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
+                 kept: list[tuple[TileDetection, int, TileDetection]], known: _Tiles,
+                 classify: Classify, cfg: FillConfig
+                 ) -> list[tuple[TileDetection, int, TileDetection]]:
+    """Beside each frontier tile where no near step found a tile: the best one a far step
+    (`FillConfig.far_pitches`) away, across a gap."""
+    found = {(id(anchor), side) for anchor, side, _ in kept}
+    h, w = image.shape[:2]
+    trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False)
+    open_ends = [k for k, (anchor, side) in enumerate(owners) if (id(anchor), side) not in found]
+    if not open_ends:
+        return []
+    return _best_per_side(classify(image, [trials[k] for k in open_ends]),
+                          [owners[k] for k in open_ends], cfg)
 
 
 def _sideways_beside(q: np.ndarray, side: int) -> np.ndarray:
@@ -180,7 +203,8 @@ def _best_per_side(read: list[TileDetection], owners: list[tuple[TileDetection, 
     return list(best.values())
 
 
-def _inside(q: np.ndarray, size: tuple[int, int]) -> bool:
+def inside_image(q: np.ndarray, size: tuple[int, int]) -> bool:
+    """Every corner of quad ``q`` lies inside an image of ``size`` = (width, height)."""
     w, h = size
     return bool((q[:, 0] >= 0).all() and (q[:, 0] < w).all()
                 and (q[:, 1] >= 0).all() and (q[:, 1] < h).all())

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
-from agari.vision.fill import FillConfig, fill_rows
+from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.quads import quad_iou
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples"
@@ -98,3 +98,19 @@ def test_a_called_tile_lying_sideways_is_found_beside_its_meld(sample):
     assert found[0].label == Tile.parse(called["label"])
     # Off by default (bulk labelling): nothing sideways is tried.
     assert not any(d.sideways for d in fill_rows(image, upright, classify))
+
+
+def test_far_steps_cross_the_gap_to_the_winning_tile(sample):
+    image, truth, classify = sample
+    row = _row(truth)  # the concealed tiles; the winning tile lies a little apart
+    win = next(t for t in truth if t["role"] == "win")
+    labelled = classify(image, row)
+    near_only = fill_rows(image, labelled, classify, config=FillConfig(sideways=True))
+    assert not any(_covers(d, win) for d in near_only)
+    across = fill_rows(image, labelled, classify, config=HAND_FILL)
+    found = [d for d in across if _covers(d, win)]
+    assert len(found) == 1 and found[0].label_name == win["label"]
+
+
+def _covers(det: TileDetection, tile: dict) -> bool:
+    return quad_iou(np.float32(det.quad), np.float32(tile["quad"])) > 0.5
