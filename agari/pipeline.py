@@ -32,6 +32,7 @@ from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed, context_for
 from agari.vision.reading_copies import cap_copies
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
+from agari.vision.reframe import DEFAULT_REFRAME, ReframeConfig, reframe
 
 TOP_K = 5
 """Names per tile asked of the classifier: the reading's room to correct it."""
@@ -45,6 +46,9 @@ class PipelineConfig:
     layout: LayoutConfig = DEFAULT_LAYOUT
     reading: ReadingConfig = DEFAULT_READING
     repair: RepairConfig = DEFAULT_REPAIR
+    reframe: ReframeConfig | None = DEFAULT_REFRAME
+    """Unsure readings read again through shifted, trimmed or turned quads
+    (`agari.vision.reframe`), before row completion; None skips it."""
     fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
 
@@ -277,6 +281,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     clf = classifier if classifier is not None else default_classifier()
     classify = partial(clf.classify_detections, top_k=config.top_k)
     dets = classify(image, dets)
+    if config.reframe is not None:
+        dets = reframe(image, dets, classify, config=config.reframe)
     if config.fill is not None:
         dets = fill_rows(image, dets, classify, config=config.fill)
     t2 = time.perf_counter()

@@ -56,6 +56,7 @@ from agari.vision.layout import DEFAULT_LAYOUT
 from agari.vision.layout_extras import ExtrasConfig
 from agari.vision.layout_truth import expected_layout, hand_key, layout_key
 from agari.vision.reading_checks import Situation
+from agari.vision.reframe import DEFAULT_REFRAME
 
 from agari.pipeline import PhotoResult, PipelineConfig, load_image, read_detections, read_photo
 
@@ -271,7 +272,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
             per_art.setdefault(ann.meta_value("art", "?"), Counter())[k] += int(v)
             if readable and k != "readable":
                 stats[f"readable {k}"] += int(v)
-        tiles += tile_errors(ann, result) if result.detections else Counter()
+        tiles += tile_errors(ann, result)  # a photo with no tile found misses them all
         if not row["layout"] and len(failures) < args.show_failures:
             failures.append(_failure(seed, kind, readable, truth, result))
     summary = _summary(stats, per_kind, tiles, latency, failures)
@@ -355,12 +356,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="classifier .onnx (default: shipped)")
     ap.add_argument("--no-fill", action="store_true",
                     help="skip row completion (agari.vision.fill) after classifying")
+    ap.add_argument("--no-reframe", action="store_true",
+                    help="skip re-framing unsure readings (agari.vision.reframe)")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.rules) if "/" not in args.rules else Rules.resolve(args.rules)
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
-    args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL)
+    args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
+                                 reframe=None if args.no_reframe else DEFAULT_REFRAME)
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier

@@ -1,0 +1,215 @@
+"""Re-framing: a located tile the classifier could not read is looked at through other quads.
+
+The locator's quad for a tile is often near the tile but not on its face: a
+box over a tile and a half where seams were faint, a quad holding a lying
+tile's front side as well as its foreshortened face (low cameras), an upright
+box over a called tile that lies sideways. The classifier then calls it
+``none`` or reads it unsurely, and row completion (`agari.vision.fill`) has no
+confident anchor to start from. Here each such detection is read again through
+a few variants of its own quad (shifted, trimmed to a part, turned sideways),
+moving to the variant with the most face probability while that keeps rising,
+and the result replaces the detection when read confidently as a face.
+
+Like row completion, this verifies classical proposals; it never searches the
+picture: every quad tried is derived from one the locator made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from agari.engine.tiles import BACK, NONE, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.fill import Classify, inside_image
+from agari.vision.layout import WHITE_DRAGON
+from agari.vision.quads import quad_overlap
+
+Frame = tuple[float, float, float, float]
+"""A sub-rectangle ``(x0, y0, x1, y1)`` of a quad in its own unit square (TL = (0, 0),
+BR = (1, 1)); values outside [0, 1] reach past the quad."""
+
+SHIFTS: tuple[Frame, ...] = (
+    (0.25, 0.0, 1.25, 1.0), (-0.25, 0.0, 0.75, 1.0),  # along the row, a quarter tile
+    (0.0, -0.2, 1.0, 0.8),  # up: located quads run down into what lies below a face
+)
+TRIMS: tuple[Frame, ...] = (
+    (0.0, 0.0, 1.0, 0.8),  # a standing tile's face without the table or rim below it
+    (0.0, 0.0, 0.75, 1.0), (0.25, 0.0, 1.0, 1.0),  # a box over a tile and its neighbour's edge
+    (0.0, 0.0, 1.0, 0.45), (0.0, 0.0, 1.0, 0.6),  # a lying tile's face above its front side
+)
+"""Located quads err downwards in the picture: a lying tile's front side and a standing
+tile's table lie below its face, and merge with it. So the variants look up and along the
+row, not down (on renders 910000-910099, the downward ones were kept for 6 of 135 tiles
+re-framed, and dropping them changed nothing else)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReframeConfig:
+    """Which detections are read again, through which quads, and when a new reading stands."""
+
+    weak_confidence: float = 0.80
+    """Detections read as a face less confidently than this (or not as a face) are re-framed."""
+    accept_confidence: float = 0.85
+    """A re-framed detection replaces the original when read as a face at least this surely."""
+    climb: float = 0.05
+    """A variant is moved to only when it raises the face probability by more than this."""
+    rounds: int = 2
+    """Variants of the best quad so far are tried this many times."""
+    max_tiles: int = 40
+    """At most this many detections per photo are re-framed (the likeliest faces first)."""
+    frames: tuple[Frame, ...] = SHIFTS + TRIMS
+    sideways: bool = True
+    """Also try the quad turned a quarter about its centre (a called tile lying sideways)."""
+    max_overlap: float = 0.1
+    """A quad turned sideways may overlap tiles read as faces by at most this (of the
+    smaller): a called tile lies beside its neighbours, not over them, while an upright
+    tile turned in a row of touching ones overlaps each neighbour by about a sixth."""
+    never: tuple[Tile, ...] = (WHITE_DRAGON,)
+    """Readings never taken from a variant (see `_acceptable`)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.weak_confidence <= 1.0 or not 0.0 <= self.accept_confidence <= 1.0:
+            raise ValueError("confidences must lie in [0, 1]")
+        if self.rounds < 1 or self.max_tiles < 0:
+            raise ValueError("rounds must be >= 1 and max_tiles >= 0")
+
+
+DEFAULT_REFRAME = ReframeConfig()
+
+
+def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Classify, *,
+            config: ReframeConfig = DEFAULT_REFRAME) -> list[TileDetection]:
+    """The detections with those read unsurely replaced by a better-framed reading.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``, the image the quads refer to.
+        detections: classified detections (label, confidence and alternatives set).
+        classify: labels a batch of detections in ``image``.
+        config: tuning.
+
+    Returns:
+        A list of the same length and order; a detection is either as given or its
+        re-framed reading (a confident face, perhaps now sideways).
+    """
+    out = list(detections)
+    todo = sorted((i for i, d in enumerate(out) if _is_weak(d, config)),
+                  key=lambda i: -face_probability(out[i]))[:config.max_tiles]
+    size = image.shape[1::-1]
+    best = {i: out[i] for i in todo}
+    score = {i: face_probability(out[i]) for i in todo}
+    trimmed = dict.fromkeys(todo, False)
+    active = list(todo)
+    for _ in range(config.rounds):
+        trials, owners = [], []
+        for i in active:
+            for det, trim in variants(best[i], config):
+                if inside_image(np.asarray(det.quad), size):
+                    trials.append(det)
+                    owners.append((i, trim))
+        if not trials:
+            break
+        top: dict[int, tuple[float, TileDetection, bool]] = {}
+        for det, (i, trim) in zip(classify(image, trials), owners, strict=True):
+            p = face_probability(det)
+            if i not in top or p > top[i][0]:
+                top[i] = (p, det, trim)
+        moved = [i for i, (p, _, _) in top.items() if p > score[i] + config.climb]
+        for i in moved:
+            score[i], best[i], trim = top[i]
+            trimmed[i] |= trim
+        active = [i for i in moved if not best[i].sideways]
+    faces = {j: np.asarray(d.quad, np.float64) for j, d in enumerate(out)
+             if isinstance(d.label, Tile)}
+    for i in todo:
+        det = best[i]
+        if det is out[i] or not _acceptable(det, config):
+            continue
+        if det.sideways and not out[i].sideways:
+            if det.label == out[i].label:  # read so upright already: turning proves nothing
+                det = replace(det, quad=out[i].quad, sideways=False)
+            elif _crowded(det, [f for j, f in faces.items() if j != i], config):
+                continue  # turned, it would lie across its neighbours
+        if trimmed[i]:
+            # A part of the quad read better, but the tile is still the whole quad: the
+            # layout measures rows, gaps and sideways tiles from the locator's shapes.
+            det = replace(det, quad=out[i].quad)
+        out[i] = det
+    return out
+
+
+def _crowded(det: TileDetection, faces: list[np.ndarray], cfg: ReframeConfig) -> bool:
+    """The quad overlaps a tile read as a face by more than `ReframeConfig.max_overlap`."""
+    q = np.asarray(det.quad, np.float64)
+    return any(quad_overlap(q, f) > cfg.max_overlap for f in faces)
+
+
+def _acceptable(det: TileDetection, cfg: ReframeConfig) -> bool:
+    """A confident face, and not the blank white dragon: a moved or trimmed quad easily lands
+    on a blank patch of ivory (a tile's top or side), which reads as 白 and nothing else."""
+    return (isinstance(det.label, Tile) and det.confidence >= cfg.accept_confidence
+            and det.label not in cfg.never)
+
+
+def face_probability(det: TileDetection) -> float:
+    """The probability of the likeliest face class among the detection's readings."""
+    if isinstance(det.label, Tile):
+        return det.confidence
+    return max((p for name, p in det.alternatives if name not in (BACK, NONE)), default=0.0)
+
+
+def variants(det: TileDetection, config: ReframeConfig) -> list[tuple[TileDetection, bool]]:
+    """Unclassified detections over the variant quads of ``det`` (TL, TR, BR, BL kept), each
+    with whether it is a trim (a part of the quad rather than the quad moved or turned)."""
+    q = np.asarray(det.quad, np.float64)
+    out = [(_detection(sub_quad(q, frame), det.sideways), _is_trim(frame))
+           for frame in config.frames]
+    if config.sideways and not det.sideways:
+        out.append((_detection(turned_quad(q), True), False))
+    return out
+
+
+def _is_trim(frame: Frame) -> bool:
+    x0, y0, x1, y1 = frame
+    return abs((x1 - x0) - 1.0) > 1e-6 or abs((y1 - y0) - 1.0) > 1e-6
+
+
+def sub_quad(q: np.ndarray, frame: Frame) -> np.ndarray:
+    """The corners of ``frame`` mapped bilinearly into quad ``q`` ``(4, 2)``."""
+    x0, y0, x1, y1 = frame
+    return np.array([_at(q, x0, y0), _at(q, x1, y0), _at(q, x1, y1), _at(q, x0, y1)])
+
+
+def turned_quad(q: np.ndarray) -> np.ndarray:
+    """The quad of a tile of ``q``'s size lying a quarter turned about ``q``'s centre: its
+    long side along ``q``'s width direction (TL→TR stays the long side, as for a sideways
+    `TileDetection`)."""
+    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0
+    down = ((q[3] - q[0]) + (q[2] - q[1])) / 2.0
+    wide, tall = np.linalg.norm(across), np.linalg.norm(down)
+    if wide == 0 or tall == 0:
+        return q.copy()
+    a = across / wide * tall / 2.0
+    b = down / tall * wide / 2.0
+    c = q.mean(axis=0)
+    return np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+
+
+def _at(q: np.ndarray, x: float, y: float) -> np.ndarray:
+    return (1 - x) * (1 - y) * q[0] + x * (1 - y) * q[1] + x * y * q[2] + (1 - x) * y * q[3]
+
+
+def _detection(q: np.ndarray, sideways: bool) -> TileDetection:
+    return TileDetection(tuple((float(x), float(y)) for x, y in q), sideways=sideways)
+
+
+def _is_weak(det: TileDetection, cfg: ReframeConfig) -> bool:
+    """Upright detections not read confidently as a face (backs are left as they are)."""
+    if det.face_down or det.label == BACK or det.sideways:
+        return False
+    return not isinstance(det.label, Tile) or det.confidence < cfg.weak_confidence
+
+
+__all__ = ["DEFAULT_REFRAME", "SHIFTS", "TRIMS", "ReframeConfig", "face_probability",
+           "reframe", "sub_quad", "turned_quad", "variants"]
