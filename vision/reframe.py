@@ -96,11 +96,40 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
     out = list(detections)
     todo = sorted((i for i, d in enumerate(out) if _is_weak(d, config)),
                   key=lambda i: -face_probability(out[i]))[:config.max_tiles]
+    best, trimmed = _climb(image, {i: out[i] for i in todo}, classify, config)
+    faces = {j: np.asarray(d.quad, np.float64) for j, d in enumerate(out)
+             if isinstance(d.label, Tile)}
+    for i in todo:
+        det = best[i]
+        if det is out[i] or not _acceptable(det, config):
+            continue
+        if det.sideways and not out[i].sideways:
+            if det.label == out[i].label:  # read so upright already: turning proves nothing
+                det = replace(det, quad=out[i].quad, sideways=False)
+            elif _crowded(det, [f for j, f in faces.items() if j != i], config):
+                continue  # turned, it would lie across its neighbours
+        if trimmed[i]:
+            # A part of the quad read better, but the tile is still the whole quad: the
+            # layout measures rows, gaps and sideways tiles from the locator's shapes.
+            det = replace(det, quad=out[i].quad)
+        out[i] = det
+    return out
+
+
+def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classify,
+           config: ReframeConfig) -> tuple[dict[int, TileDetection], dict[int, bool]]:
+    """From each detection, move to its variant with the most face probability while that
+    rises by more than `ReframeConfig.climb`, for at most `ReframeConfig.rounds` rounds.
+
+    Returns:
+        The reading each detection ended at (itself if no variant did better), and whether
+        any step on the way was a trim.
+    """
     size = image.shape[1::-1]
-    best = {i: out[i] for i in todo}
-    score = {i: face_probability(out[i]) for i in todo}
-    trimmed = dict.fromkeys(todo, False)
-    active = list(todo)
+    best = dict(start)
+    score = {i: face_probability(d) for i, d in start.items()}
+    trimmed = dict.fromkeys(start, False)
+    active = list(start)
     for _ in range(config.rounds):
         trials, owners = [], []
         for i in active:
@@ -120,23 +149,7 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
             score[i], best[i], trim = top[i]
             trimmed[i] |= trim
         active = [i for i in moved if not best[i].sideways]
-    faces = {j: np.asarray(d.quad, np.float64) for j, d in enumerate(out)
-             if isinstance(d.label, Tile)}
-    for i in todo:
-        det = best[i]
-        if det is out[i] or not _acceptable(det, config):
-            continue
-        if det.sideways and not out[i].sideways:
-            if det.label == out[i].label:  # read so upright already: turning proves nothing
-                det = replace(det, quad=out[i].quad, sideways=False)
-            elif _crowded(det, [f for j, f in faces.items() if j != i], config):
-                continue  # turned, it would lie across its neighbours
-        if trimmed[i]:
-            # A part of the quad read better, but the tile is still the whole quad: the
-            # layout measures rows, gaps and sideways tiles from the locator's shapes.
-            det = replace(det, quad=out[i].quad)
-        out[i] = det
-    return out
+    return best, trimmed
 
 
 def _crowded(det: TileDetection, faces: list[np.ndarray], cfg: ReframeConfig) -> bool:
