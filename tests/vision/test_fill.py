@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from agari.engine.tiles import Tile
@@ -15,17 +12,10 @@ from agari.vision.detection import TileDetection
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.quads import quad_iou
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples"
-
 
 @pytest.fixture(scope="module")
-def sample():
-    """The bundled sample photo, its true tiles, and the shipped classifier."""
-    from agari.models import TileClassifier
-
-    image = cv2.imread(str(SAMPLE / "hand.jpg"))
-    truth = json.loads((SAMPLE / "hand.json").read_text())["tiles"]
-    clf = TileClassifier.load(threads=1)
+def sample(sample_hand):
+    image, truth, clf = sample_hand
     return image, truth, partial(clf.classify_detections, top_k=3)
 
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from agari.engine.tiles import BACK, Tile
@@ -15,18 +12,12 @@ from agari.vision.detection import TileDetection
 from agari.vision.quads import quad_iou
 from agari.vision.reframe import ReframeConfig, reframe, sub_quad, turned_quad
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples"
 SQUARE = np.array([[0.0, 0.0], [40.0, 0.0], [40.0, 60.0], [0.0, 60.0]])
 
 
 @pytest.fixture(scope="module")
-def sample():
-    """The bundled sample photo, its true tiles, and the shipped classifier."""
-    from agari.models import TileClassifier
-
-    image = cv2.imread(str(SAMPLE / "hand.jpg"))
-    truth = json.loads((SAMPLE / "hand.json").read_text())["tiles"]
-    clf = TileClassifier.load(threads=1)
+def sample(sample_hand):
+    image, truth, clf = sample_hand
     return image, truth, partial(clf.classify_detections, top_k=5)
 
 
