@@ -283,20 +283,14 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
         seen.append((f, turned, cols, [_tokens(g, dets, side) for g in groups]))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
-        plans = []
-        for f, turned, cols, tokens in seen:
-            tried = _upright_variants(tokens) if variants else [_as_seen(tokens)]
-            if upright and not variants:
-                tried = [_as_seen(tokens), *_upright_variants(tokens)]
-            for variant in tried:
-                flat = "".join(variant)
-                plans += [(_plan_of(cut, cols, flat, f, turned), mixed_groups(cut))
-                          for cut in segment_row(variant)]
-            if plans:
-                # Likeliest first: a complete hand, then a waiting one; hand and melds apart.
-                plans.sort(key=lambda p: (p[0][0].size not in HAND_SIZES, p[0][0].size != 14,
-                                          p[1]))
-                return [plan for plan, _ in plans]
+        per_frame = [_frame_plans(f, turned, cols, tokens, variants, upright)
+                     for f, turned, cols, tokens in seen]
+        found = [plans for plans in per_frame if plans]
+        if found:
+            plans = found[0]
+            if len(found) == 2 and _seen_from_across(plans[0], found[1][0], seen[0][3]):
+                plans = found[1]
+            return plans
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
     ext = f.project(quads_of(dets))
@@ -305,6 +299,31 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     faces = tuple(i for i in order if not side[i] and not is_face_down(dets[i]))
     note = "could not tell concealed tiles from melds; read every upright face as concealed"
     return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
+
+
+def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],
+                 variants: bool, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
+    """The plans of one frame's tokens, likeliest first: a complete hand, then a waiting
+    one; hand and melds apart."""
+    tried = _upright_variants(tokens) if variants else [_as_seen(tokens)]
+    if upright and not variants:
+        tried = [_as_seen(tokens), *_upright_variants(tokens)]
+    plans = []
+    for variant in tried:
+        flat = "".join(variant)
+        plans += [(_plan_of(cut, cols, flat, f, turned), mixed_groups(cut))
+                  for cut in segment_row(variant)]
+    plans.sort(key=lambda p: (p[0][0].size not in HAND_SIZES, p[0][0].size != 14, p[1]))
+    return [plan for plan, _ in plans]
+
+
+def _seen_from_across(as_seen: tuple[LayoutPlan, set[int]],
+                      turned: tuple[LayoutPlan, set[int]], tokens: list[str]) -> bool:
+    """A hand without melds whose only tile set apart lies at the start of the row: the
+    winning tile, seen from across the table (the turned frame singles it out)."""
+    plan, other = as_seen[0], turned[0]
+    return (plan.win is None and not plan.melds and len(tokens) == 2 and len(tokens[0]) == 1
+            and other.win is not None and not other.melds and other.size == plan.size)
 
 
 def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFrame,

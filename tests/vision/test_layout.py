@@ -91,6 +91,17 @@ def test_hand_seen_from_the_other_side_is_turned_round() -> None:
     assert plan.melds[0].source == "left"
 
 
+def test_a_hand_without_melds_seen_from_across_has_its_winning_tile_first() -> None:
+    laid = lay_out("11223344556m77z", "7z")  # chiitoitsu, 7z apart at the end
+    dets = [_turned_round(d) for d in laid.dets]
+    plan = analyse_layout(dets)[0]
+    assert plan.flipped
+    assert roles_of(dets, plan) == laid.roles
+    # Seen as the player sees it, nothing is turned.
+    assert not analyse_layout(laid.dets)[0].flipped
+    assert roles_of(laid.dets, analyse_layout(laid.dets)[0]) == laid.roles
+
+
 def test_flip_can_be_forced_off() -> None:
     laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 0),))
     dets = [_turned_round(d) for d in laid.dets]
