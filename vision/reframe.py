@@ -98,7 +98,7 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
     out = list(detections)
     todo = sorted((i for i, d in enumerate(out) if _is_weak(d, config)),
                   key=lambda i: -face_probability(out[i]))[:config.max_tiles]
-    best, trimmed = _climb(image, {i: out[i] for i in todo}, classify, config)
+    best, trimmed, whole = _climb(image, {i: out[i] for i in todo}, classify, config)
     faces = {j: np.asarray(d.quad, np.float64) for j, d in enumerate(out)
              if isinstance(d.label, Tile)}
     for i in todo:
@@ -111,26 +111,30 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
             elif _crowded(det, [f for j, f in faces.items() if j != i], config):
                 continue  # turned, it would lie across its neighbours
         if trimmed[i]:
-            # A part of the quad read better, but the tile is still the whole quad: the
-            # layout measures rows, gaps and sideways tiles from the locator's shapes.
-            det = replace(det, quad=out[i].quad)
+            # A part of the quad read better, but the tile is still the whole quad (moved
+            # as the other steps moved it): the layout measures rows, gaps and sideways
+            # tiles from the locator's shapes.
+            det = replace(det, quad=_as_quad(whole[i]))
         out[i] = det
     return out
 
 
 def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classify,
-           config: ReframeConfig) -> tuple[dict[int, TileDetection], dict[int, bool]]:
+           config: ReframeConfig
+           ) -> tuple[dict[int, TileDetection], dict[int, bool], dict[int, np.ndarray]]:
     """From each detection, move to its variant with the most face probability while that
     rises by more than `ReframeConfig.climb`, for at most `ReframeConfig.rounds` rounds.
 
     Returns:
-        The reading each detection ended at (itself if no variant did better), and whether
-        any step on the way was a trim.
+        The reading each detection ended at (itself if no variant did better); whether any
+        step on the way was a trim; and the whole tile's quad: the start quad moved and
+        turned as the steps were, trims left out.
     """
     size = image.shape[1::-1]
     best = dict(start)
     score = {i: face_probability(d) for i, d in start.items()}
     trimmed = dict.fromkeys(start, False)
+    whole = {i: np.asarray(d.quad, np.float64) for i, d in start.items()}
     active = list(start)
     for _ in range(config.rounds):
         trials, owners = [], []
@@ -148,10 +152,16 @@ def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classif
                 top[i] = (p, det, trim)
         moved = [i for i, (p, _, _) in top.items() if p > score[i] + config.climb]
         for i in moved:
+            before = best[i]
             score[i], best[i], trim = top[i]
             trimmed[i] |= trim
+            if best[i].sideways and not before.sideways:
+                whole[i] = turned_quad(whole[i])
+            elif not trim:
+                whole[i] = whole[i] + (np.mean(best[i].quad, axis=0)
+                                       - np.mean(before.quad, axis=0))
         active = [i for i in moved if not best[i].sideways]
-    return best, trimmed
+    return best, trimmed, whole
 
 
 def _crowded(det: TileDetection, faces: list[np.ndarray], cfg: ReframeConfig) -> bool:
@@ -215,8 +225,12 @@ def _at(q: np.ndarray, x: float, y: float) -> np.ndarray:
     return (1 - x) * (1 - y) * q[0] + x * (1 - y) * q[1] + x * y * q[2] + (1 - x) * y * q[3]
 
 
+def _as_quad(q: np.ndarray) -> tuple:
+    return tuple((float(x), float(y)) for x, y in q)
+
+
 def _detection(q: np.ndarray, sideways: bool) -> TileDetection:
-    return TileDetection(tuple((float(x), float(y)) for x, y in q), sideways=sideways)
+    return TileDetection(_as_quad(q), sideways=sideways)
 
 
 def _is_weak(det: TileDetection, cfg: ReframeConfig) -> bool:

@@ -83,6 +83,21 @@ def test_a_trim_that_reads_keeps_the_locators_quad():
     assert np.allclose(got.quad, quad)
 
 
+def test_a_trim_after_a_move_keeps_the_moved_quad():
+    quad = SQUARE + 50
+    moved = sub_quad(quad, (0.25, 0.0, 1.25, 1.0))
+    top = sub_quad(moved, (0.0, 0.0, 1.0, 0.6))
+    unsure = _det(quad, label=None, confidence=0.8, alternatives=(("none", 0.8), ("2s", 0.1)))
+
+    def face_up_there(q):
+        if np.allclose(q, top):
+            return ONE_PIN, 0.97
+        return (ONE_PIN, 0.5) if np.allclose(q, moved) else (None, 0.9)
+
+    (got,) = reframe(IMAGE, [unsure], _reads(face_up_there))
+    assert got.label == ONE_PIN and np.allclose(got.quad, moved)
+
+
 def test_a_blank_patch_never_becomes_a_white_dragon():
     unsure = _det(SQUARE + 50, label=None, confidence=0.9)
     blank = _reads(lambda q: (Tile.parse("5z"), 0.99))
