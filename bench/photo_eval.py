@@ -311,8 +311,9 @@ def _summary(stats, per_kind, tiles, latency, failures) -> dict:
     return out
 
 
-def run_real(folder: Path, rules: Rules, classifier) -> dict:
-    """Annotated real photos: the concealed tiles read, compared as a multiset."""
+def run_real(folder: Path, rules: Rules, classifier, config: PipelineConfig) -> dict:
+    """Annotated real photos through the same pipeline settings as the renders: the
+    concealed tiles read, compared as a multiset."""
     labels = json.loads((folder / "labels.json").read_text())
     rows = []
     for name, info in labels.items():
@@ -320,7 +321,7 @@ def run_real(folder: Path, rules: Rules, classifier) -> dict:
         t0 = time.perf_counter()
         try:
             result = read_photo(load_image(folder / name), Situation(rules, WinContext()),
-                                name=name, classifier=classifier)
+                                name=name, classifier=classifier, config=config)
             got = Counter(str(t) for t in result.layout.concealed) if result.layout else Counter()
             if result.layout and result.layout.win:
                 got[str(result.layout.win)] += 1
@@ -374,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes:
         report["synthetic"] = run_synthetic(args, rules, classifier)
     if args.real:
-        report["real"] = run_real(args.real, rules, classifier)
+        report["real"] = run_real(args.real, rules, classifier, args.config)
     json.dump(report, sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
