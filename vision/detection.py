@@ -14,6 +14,7 @@ row's frame, so its long side runs top-left → top-right.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,6 +23,13 @@ from agari.engine.tiles import BACK, Tile
 
 Point = tuple[float, float]
 Label = Tile | Literal["back"] | None
+Quad = tuple[Point, Point, Point, Point]
+
+
+def as_quad(points: Iterable[Sequence[float]]) -> Quad:
+    """Four (x, y) points (an array ``(4, 2)`` or any pairs) as plain floats, the form
+    `TileDetection.quad` holds."""
+    return tuple((float(x), float(y)) for x, y in points)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +45,7 @@ class TileDetection:
         alternatives: top-k ``(class name, probability)``, best first.
     """
 
-    quad: tuple[Point, Point, Point, Point]
+    quad: Quad
     sideways: bool = False
     face_down: bool = False
     label: Label = None

@@ -21,7 +21,7 @@ from functools import partial
 
 import numpy as np
 from agari.engine.tiles import BACK, Tile
-from agari.vision.detection import TileDetection
+from agari.vision.detection import TileDetection, as_quad
 from agari.vision.quads import quad_overlap
 
 Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
@@ -151,11 +151,10 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
             shapes = [(q + side * pitch * step, False) for pitch in pitches]
             if sideways and cfg.sideways and not det.sideways:
                 shapes.append((_sideways_beside(q, side), True))
-            for nq, sideways in shapes:
+            for nq, turned in shapes:
                 if not inside_image(nq, size) or known.overlaps(nq, cfg.max_overlap):
                     continue
-                trials.append(TileDetection(tuple((float(x), float(y)) for x, y in nq),
-                                            sideways=sideways))
+                trials.append(TileDetection(as_quad(nq), sideways=turned))
                 owners.append((det, side))
     return trials, owners
 

@@ -283,13 +283,14 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
         seen.append((f, turned, cols, [_tokens(g, dets, side) for g in groups]))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
-        per_frame = [_frame_plans(f, turned, cols, tokens, variants, upright)
-                     for f, turned, cols, tokens in seen]
-        found = [plans for plans in per_frame if plans]
-        if found:
-            plans = found[0]
-            if len(found) == 2 and _seen_from_across(plans[0], found[1][0], seen[0][3]):
-                plans = found[1]
+        for k, (f, turned, cols, tokens) in enumerate(seen):
+            plans = _frame_plans(f, turned, cols, tokens, variants, upright)
+            if not plans:
+                continue
+            if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens):
+                other = _frame_plans(*seen[1], variants, upright)
+                if other and _wins_alone(other[0][0], plans[0][0]):
+                    return other
             return plans
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
@@ -317,13 +318,16 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     return [plan for plan, _ in plans]
 
 
-def _seen_from_across(as_seen: tuple[LayoutPlan, set[int]],
-                      turned: tuple[LayoutPlan, set[int]], tokens: list[str]) -> bool:
-    """A hand without melds whose only tile set apart lies at the start of the row: the
-    winning tile, seen from across the table (the turned frame singles it out)."""
-    plan, other = as_seen[0], turned[0]
-    return (plan.win is None and not plan.melds and len(tokens) == 2 and len(tokens[0]) == 1
-            and other.win is not None and not other.melds and other.size == plan.size)
+def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:
+    """A hand without melds or a winning tile, whose only tile set apart lies at the start
+    of the row: perhaps its winning tile, seen from across the table."""
+    return (plan.win is None and not plan.melds and len(tokens) == 2
+            and len(tokens[0]) == 1)
+
+
+def _wins_alone(turned: LayoutPlan, as_seen: LayoutPlan) -> bool:
+    """The turned frame reads the same tiles with that tile singled out as the winner."""
+    return turned.win is not None and not turned.melds and turned.size == as_seen.size
 
 
 def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFrame,

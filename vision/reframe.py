@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, NONE, Tile
-from agari.vision.detection import TileDetection
+from agari.vision.detection import TileDetection, as_quad
 from agari.vision.fill import Classify, inside_image
 from agari.vision.layout import WHITE_DRAGON
 from agari.vision.quads import quad_overlap
@@ -114,7 +114,7 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
             # A part of the quad read better, but the tile is still the whole quad (moved
             # as the other steps moved it): the layout measures rows, gaps and sideways
             # tiles from the locator's shapes.
-            det = replace(det, quad=_as_quad(whole[i]))
+            det = replace(det, quad=as_quad(whole[i]))
         out[i] = det
     return out
 
@@ -225,12 +225,8 @@ def _at(q: np.ndarray, x: float, y: float) -> np.ndarray:
     return (1 - x) * (1 - y) * q[0] + x * (1 - y) * q[1] + x * y * q[2] + (1 - x) * y * q[3]
 
 
-def _as_quad(q: np.ndarray) -> tuple:
-    return tuple((float(x), float(y)) for x, y in q)
-
-
 def _detection(q: np.ndarray, sideways: bool) -> TileDetection:
-    return TileDetection(_as_quad(q), sideways=sideways)
+    return TileDetection(as_quad(q), sideways=sideways)
 
 
 def _is_weak(det: TileDetection, cfg: ReframeConfig) -> bool:

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from agari.vision.detection import TileDetection
+from agari.vision.detection import TileDetection, as_quad
 from agari.vision.proposals import Proposal
 from agari.vision.quads import order_quad
 
@@ -160,7 +160,7 @@ def arrange(props: list[Proposal], *, scale: float, cfg: RowConfig = RowConfig()
             sideways = abs(float(t.long_axis @ right)) > abs(float(t.short_axis @ right))
             q = order_quad(t.quad, (float(up[0]), float(up[1]))) / scale
             out.append(TileDetection(
-                tuple((float(x), float(y)) for x, y in q),  # type: ignore[arg-type]
+                as_quad(q),
                 sideways=sideways,
                 face_down=props[i].face_down,
             ))

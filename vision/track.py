@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError, InvalidInput
-from agari.vision.detection import TileDetection
+from agari.vision.detection import TileDetection, as_quad
 from agari.vision.track_match import (
     DEFAULT_MATCH,
     MatchConfig,
@@ -329,7 +329,7 @@ class TileTracker:
         if not tracks:
             return 0
         quads = quads if quads is not None else [tr.quad for tr in tracks]
-        dets = [TileDetection(quad=_as_quad(q), sideways=tr.sideways, face_down=tr.face_down)
+        dets = [TileDetection(quad=as_quad(q), sideways=tr.sideways, face_down=tr.face_down)
                 for tr, q in zip(tracks, quads, strict=True)]
         out = list(self._classify(frame, dets))
         if len(out) != len(dets):
@@ -391,12 +391,10 @@ class TileTracker:
 
     def _tile(self, tr: TrackRecord, quad: np.ndarray) -> TrackedTile:
         label = label_of(tr.votes.best)
-        det = TileDetection(quad=_as_quad(quad), sideways=tr.sideways,
+        det = TileDetection(quad=as_quad(quad), sideways=tr.sideways,
                             face_down=label == "back" or (label is None and tr.face_down),
                             label=label, confidence=tr.votes.confidence,
                             alternatives=tr.votes.alternatives(self.config.top_k))
         return TrackedTile(tr.id, det, tr.votes.count)
 
 
-def _as_quad(q: np.ndarray) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in q)
