@@ -57,6 +57,9 @@ class ReframeConfig:
     """A re-framed detection replaces the original when read as a face at least this surely."""
     climb: float = 0.05
     """A variant is moved to only when it raises the face probability by more than this."""
+    trim_handicap: float = 0.05
+    """A trim must read more surely than the best moved or turned quad by this much to be
+    chosen over it: a moved quad also tells where the tile is, a trim only what it is."""
     rounds: int = 2
     """Variants of the best quad so far are tried this many times."""
     max_tiles: int = 40
@@ -145,15 +148,16 @@ def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classif
                     owners.append((i, trim))
         if not trials:
             break
-        top: dict[int, tuple[float, TileDetection, bool]] = {}
+        top: dict[int, tuple[float, float, TileDetection, bool]] = {}
         for det, (i, trim) in zip(classify(image, trials), owners, strict=True):
             p = face_probability(det)
-            if i not in top or p > top[i][0]:
-                top[i] = (p, det, trim)
-        moved = [i for i, (p, _, _) in top.items() if p > score[i] + config.climb]
+            rank = p - config.trim_handicap if trim else p
+            if i not in top or rank > top[i][0]:
+                top[i] = (rank, p, det, trim)
+        moved = [i for i, (_, p, _, _) in top.items() if p > score[i] + config.climb]
         for i in moved:
             before = best[i]
-            score[i], best[i], trim = top[i]
+            _, score[i], best[i], trim = top[i]
             trimmed[i] |= trim
             if best[i].sideways and not before.sideways:
                 whole[i] = turned_quad(whole[i])

@@ -98,6 +98,25 @@ def test_a_trim_after_a_move_keeps_the_moved_quad():
     assert got.label == ONE_PIN and np.allclose(got.quad, moved)
 
 
+def test_a_move_that_reads_nearly_as_surely_as_a_trim_wins():
+    quad = SQUARE + 50
+    moved = sub_quad(quad, (-0.25, 0.0, 0.75, 1.0))
+    half = sub_quad(quad, (0.0, 0.0, 0.75, 1.0))  # a box over a tile and its neighbour's edge
+    unsure = _det(quad, label=None, confidence=0.9)
+
+    def reads(trim_p):
+        table = {0: (ONE_PIN, 0.93), 1: (ONE_PIN, trim_p)}
+        return _reads(lambda q: table[0] if np.allclose(q, moved)
+                      else table[1] if np.allclose(q, half) else (None, 0.9))
+
+    # The trim reads a little more surely, but only the move says where the tile lies.
+    (got,) = reframe(IMAGE, [unsure], reads(0.96))
+    assert got.label == ONE_PIN and np.allclose(got.quad, moved)
+    # A trim far surer than any move is still taken (and keeps the whole quad).
+    (sure,) = reframe(IMAGE, [unsure], reads(0.995))
+    assert sure.confidence == pytest.approx(0.995) and np.allclose(sure.quad, quad)
+
+
 def test_a_blank_patch_never_becomes_a_white_dragon():
     unsure = _det(SQUARE + 50, label=None, confidence=0.9)
     blank = _reads(lambda q: (Tile.parse("5z"), 0.99))
