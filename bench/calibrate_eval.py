@@ -58,7 +58,7 @@ from agari.engine.errors import AgariError  # noqa: E402
 from agari.engine.tiles import BACK, CLASS_NAMES, NONE  # noqa: E402
 from agari.models.calibration import AdjustConfig, TilesetProfile  # noqa: E402
 from agari.models.calibration_apply import looks_of, new_profile  # noqa: E402
-from agari.models.calibration_build import calibrate_photo  # noqa: E402
+from agari.models.calibration_build import calibrate_photo, read_layout_tiles  # noqa: E402
 from agari.models.calibration_features import CropLooks  # noqa: E402
 from agari.models.calibration_store import model_fingerprint  # noqa: E402
 from agari.models.classifier import TileClassifier  # noqa: E402
@@ -161,10 +161,8 @@ def run_set(clf: TileClassifier, family: str, seed: int, *, scenes: int, truth_l
     truth = [TileDetection(quad=t.quad) for t in tiles]
     status = "truth quads" if truth_layout else "ok"
     if not truth_layout:
-        from agari.vision.fill import read_tiles
-
         try:
-            profile, _ = calibrate_photo(profile, image, read_tiles(image, clf), clf,
+            profile, _ = calibrate_photo(profile, image, read_layout_tiles(image, clf), clf,
                                          source=f"{family}-{seed}.jpg")
         except AgariError as err:
             status = ("check: " if "reads as" in err.message else "locator: ") + err.message

@@ -111,10 +111,9 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
                model: Path | None) -> dict:
     """Read each photo into the profile; save after every photo that worked."""
     from agari.engine.errors import AgariError
-    from agari.models.calibration_build import calibrate_photo
+    from agari.models.calibration_build import calibrate_photo, read_layout_tiles
     from agari.models.classifier import TileClassifier, read_image
     from agari.paths import tileset_dir
-    from agari.vision.fill import read_tiles
 
     root = tileset_dir()
     clf = TileClassifier.load(model)
@@ -123,9 +122,7 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
     for path in photos:
         try:
             image = read_image(path)
-            # All located tiles (what the model vetoes too: binding goes by position)
-            # plus the neighbours row completion found.
-            profile, report = calibrate_photo(profile, image, read_tiles(image, clf), clf,
+            profile, report = calibrate_photo(profile, image, read_layout_tiles(image, clf), clf,
                                               source=path.name, force=force)
         except AgariError as err:
             errors.append({"image": str(path), "error": {"code": err.code,
