@@ -14,10 +14,11 @@ row's frame, so its long side runs top-left → top-right.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 
@@ -105,3 +106,8 @@ class TileDetection:
             "face_down": bool(self.face_down),
             "top": [[name, round(float(p), 4)] for name, p in self.alternatives],
         }
+
+
+Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]
+"""Labels detections in a BGR image ``(image, detections) -> detections`` with label,
+confidence and alternatives set (e.g. `TileClassifier.classify_detections`, top_k bound)."""

@@ -15,16 +15,16 @@ only quads derived from located tiles are ever looked at.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 from agari.engine.tiles import BACK, Tile
-from agari.vision.detection import TileDetection, as_quad
-from agari.vision.quads import quad_overlap
+from agari.vision.detection import Classify, TileDetection, as_quad
+from agari.vision.quads import inside_image, quad_overlap
+from agari.vision.reframe import ReframeConfig, face_probability, reframe
 
-Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 """``(image, detections) -> labelled copies``, e.g. `TileClassifier.classify_detections`."""
 
 
@@ -43,6 +43,11 @@ class FillConfig:
     far_pitches: tuple[float, ...] = ()
     """Longer steps, tried beside a tile only where no step of `pitches` found one: the
     gaps of a shown hand (the winning tile set a little apart, melds further along)."""
+    rescue_floor: float | None = None
+    """Beside a tile where no step was read surely as a tile, the step read likeliest as a
+    face (at least this likely) is re-framed (`agari.vision.reframe`: moved, trimmed) and
+    kept if it then reads as surely as `accept_confidence` asks. A step lands a little off
+    its tile wherever the row bends or the anchor's quad is loose; None skips."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     max_rounds: int = 12
@@ -56,7 +61,8 @@ class FillConfig:
 
 
 DEFAULT_FILL = FillConfig()
-HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3))
+HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3),
+                       rescue_floor=0.3)
 """Row completion for a shown hand, called tiles and the gaps between groups included
 (`agari.pipeline`)."""
 
@@ -86,7 +92,10 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
         trials, owners = _neighbours(frontier, known, (w, h), config.pitches, config)
         if not trials:
             break
-        kept = _best_per_side(classify(image, trials), owners, config)
+        read = classify(image, trials)
+        kept = _best_per_side(read, owners, config)
+        if config.rescue_floor is not None:
+            kept += _rescued(image, read, owners, kept, classify, config)
         if config.far_pitches:
             kept += _across_gaps(image, frontier, kept, known, classify, config)
         frontier = []
@@ -175,6 +184,31 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
                           [owners[k] for k in open_ends], cfg)
 
 
+def _rescued(image: np.ndarray, read: Sequence[TileDetection],
+             owners: list[tuple[TileDetection, int]],
+             kept: list[tuple[TileDetection, int, TileDetection]], classify: Classify,
+             cfg: FillConfig) -> list[tuple[TileDetection, int, TileDetection]]:
+    """Beside each anchor where no step was kept: its likeliest face among the steps,
+    re-framed, if that then reads surely (see `FillConfig.rescue_floor`)."""
+    done = {(id(anchor), side) for anchor, side, _ in kept}
+    best: dict[tuple[int, int], tuple[float, TileDetection, TileDetection, int]] = {}
+    for det, (anchor, side) in zip(read, owners, strict=True):
+        key = (id(anchor), side)
+        p = face_probability(det)
+        if key in done or det.sideways or p < cfg.rescue_floor:
+            continue
+        if key not in best or p > best[key][0]:
+            best[key] = (p, det, anchor, side)
+    if not best:
+        return []
+    steps = list(best.values())
+    rescue = ReframeConfig(weak_confidence=1.0, accept_confidence=cfg.accept_confidence,
+                           sideways=False)
+    again = reframe(image, [det for _, det, _, _ in steps], classify, config=rescue)
+    return [(anchor, side, new) for (_, det, anchor, side), new in zip(steps, again, strict=True)
+            if new is not det and _accepted(new, cfg)]
+
+
 def _sideways_beside(q: np.ndarray, side: int) -> np.ndarray:
     """The quad of a tile lying sideways next to upright ``q`` (TL, TR, BR, BL), its long
     side along the row and its bottom edge in line with ``q``'s, as called tiles lie."""
@@ -202,13 +236,6 @@ def _best_per_side(read: list[TileDetection], owners: list[tuple[TileDetection, 
     return list(best.values())
 
 
-def inside_image(q: np.ndarray, size: tuple[int, int]) -> bool:
-    """Every corner of quad ``q`` lies inside an image of ``size`` = (width, height)."""
-    w, h = size
-    return bool((q[:, 0] >= 0).all() and (q[:, 0] < w).all()
-                and (q[:, 1] >= 0).all() and (q[:, 1] < h).all())
-
-
 class _Tiles:
     """The tiles known so far (what the classifier called ``none`` is not a tile and never
     stands in the way), with their centres for a quick look at the near ones."""
@@ -233,4 +260,4 @@ class _Tiles:
         return any(quad_overlap(qf, self.quads[i]) > limit for i in near)
 
 
-__all__ = ["DEFAULT_FILL", "HAND_FILL", "Classify", "FillConfig", "fill_rows", "read_tiles"]
+__all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles"]

@@ -155,6 +155,13 @@ def _bounds_touch(a: np.ndarray, b: np.ndarray) -> bool:
                 and (a[:, 1].min() < b[:, 1].max()) and (b[:, 1].min() < a[:, 1].max()))
 
 
+def inside_image(q: np.ndarray, size: tuple[int, int]) -> bool:
+    """Every corner of quad ``q`` lies inside an image of ``size`` = (width, height)."""
+    w, h = size
+    return bool((q[:, 0] >= 0).all() and (q[:, 0] < w).all()
+                and (q[:, 1] >= 0).all() and (q[:, 1] < h).all())
+
+
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     """IoU of two axis-aligned ``(x, y, w, h)`` boxes."""
     ax, ay, aw, ah = a

@@ -22,10 +22,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, NONE, Tile
-from agari.vision.detection import TileDetection, as_quad
-from agari.vision.fill import Classify, inside_image
+from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.layout import WHITE_DRAGON
-from agari.vision.quads import quad_overlap
+from agari.vision.quads import inside_image, quad_overlap
 
 Frame = tuple[float, float, float, float]
 """A sub-rectangle ``(x0, y0, x1, y1)`` of a quad in its own unit square (TL = (0, 0),

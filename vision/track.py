@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError, InvalidInput
-from agari.vision.detection import TileDetection, as_quad
+from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.track_match import (
     DEFAULT_MATCH,
     MatchConfig,
@@ -69,8 +69,6 @@ __all__ = ["DEFAULT_TRACKER", "TileTracker", "TrackFrame", "TrackedTile", "Track
 
 Locate = Callable[[np.ndarray], Sequence[TileDetection]]
 """Finds tiles in a BGR frame (e.g. `agari.vision.locate.locate`)."""
-Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]
-"""Labels detections in a frame (e.g. a `TileClassifier.classify_detections` with top_k set)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,3 +104,31 @@ def test_far_steps_cross_the_gap_to_the_winning_tile(sample):
 
 def _covers(det: TileDetection, tile: dict) -> bool:
     return quad_iou(np.float32(det.quad), np.float32(tile["quad"])) > 0.5
+
+
+def test_a_step_that_lands_off_its_tile_is_re_framed_onto_it():
+    image = np.full((200, 400, 3), 200, np.uint8)
+    square = np.array([[100.0, 50.0], [140.0, 50.0], [140.0, 110.0], [100.0, 110.0]])
+    anchor = TileDetection(tuple(map(tuple, square)), label=Tile.parse("1p"), confidence=0.99)
+    # The next tile lies a third of a tile further than one step: the step straddles the
+    # gap and reads unsurely; a quarter-tile move lands on it.
+    tile = square + [53.0, 0.0]
+    two_pin, none = Tile.parse("2p"), None
+
+    def reads(img, dets):
+        out = []
+        for d in dets:
+            iou = quad_iou(np.float32(d.quad), np.float32(tile))
+            label, p = ((two_pin, 0.95) if iou > 0.8 else (two_pin, 0.5) if iou > 0.4
+                        else (none, 0.9))
+            name = str(label) if label else "none"
+            out.append(replace(d, label=label, confidence=p, alternatives=((name, p),)))
+        return out
+
+    plain = FillConfig(pitches=(1.0,))
+    assert fill_rows(image, [anchor], reads, config=plain) == [anchor]
+    rescued = fill_rows(image, [anchor], reads, config=replace(plain, rescue_floor=0.3))
+    assert [d.label for d in rescued] == [Tile.parse("1p"), two_pin]
+    assert quad_iou(np.float32(rescued[1].quad), np.float32(tile)) > 0.8
+    # Not likely enough a face to begin with: left alone.
+    assert fill_rows(image, [anchor], reads, config=replace(plain, rescue_floor=0.6)) == [anchor]
