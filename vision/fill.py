@@ -46,8 +46,9 @@ class FillConfig:
     rescue_floor: float | None = None
     """Beside a tile where no step was read surely as a tile, the step read likeliest as a
     face (at least this likely) is re-framed (`agari.vision.reframe`: moved, trimmed) and
-    kept if it then reads as surely as `accept_confidence` asks. A step lands a little off
-    its tile wherever the row bends or the anchor's quad is loose; None skips."""
+    kept if it then reads as surely as `accept_confidence` asks; the same for the far steps.
+    A step lands a little off its tile wherever the row bends, a gap is wider than the
+    steps or the anchor's quad is loose; None skips."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     max_rounds: int = 12
@@ -180,8 +181,12 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     open_ends = [k for k, (anchor, side) in enumerate(owners) if (id(anchor), side) not in found]
     if not open_ends:
         return []
-    return _best_per_side(classify(image, [trials[k] for k in open_ends]),
-                          [owners[k] for k in open_ends], cfg)
+    read = classify(image, [trials[k] for k in open_ends])
+    ends = [owners[k] for k in open_ends]
+    found_far = _best_per_side(read, ends, cfg)
+    if cfg.rescue_floor is not None:
+        found_far += _rescued(image, read, ends, found_far, classify, cfg)
+    return found_far
 
 
 def _rescued(image: np.ndarray, read: Sequence[TileDetection],
