@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.quads import inside_image, quad_overlap
@@ -51,6 +52,11 @@ class FillConfig:
     steps or the anchor's quad is loose; None skips."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
+    firm_confidence: float = 0.0
+    """Located tiles read as a face less surely than this do not stand in the way of a
+    step, and a step kept over one replaces it: a box over part of a tile, or straddling
+    two, would otherwise hide the tile beside a sure one for good (0: every reading
+    stands). At most `anchor_confidence`: an anchor is never replaced."""
     max_rounds: int = 12
     """Each round extends every row by at most one tile at either end."""
     max_new: int = 40
@@ -60,10 +66,14 @@ class FillConfig:
     one found is kept but proposes no further neighbours. On for shown hands (`agari
     photo`: melds); off for bulk labelling, where a sideways guess is more often wrong."""
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.firm_confidence <= self.anchor_confidence:
+            raise InvalidInput("firm_confidence must lie in [0, anchor_confidence]")
+
 
 DEFAULT_FILL = FillConfig()
 HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3),
-                       rescue_floor=0.3)
+                       rescue_floor=0.3, firm_confidence=0.8)
 """Row completion for a shown hand, called tiles and the gaps between groups included
 (`agari.pipeline`)."""
 
@@ -83,7 +93,7 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
         proposed them (so a row stays in reading order).
     """
     out = list(detections)
-    known = _Tiles(out)
+    known = _Tiles([d for d in out if not _is_loose(d, config)])
     h, w = image.shape[:2]
     frontier = [d for d in out if _is_anchor(d, config)]
     added = 0
@@ -104,6 +114,9 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
             if added >= config.max_new or known.overlaps(np.asarray(det.quad),
                                                          config.max_overlap):
                 continue
+            out = [d for d in out if not (_is_loose(d, config) and quad_overlap(
+                np.asarray(d.quad, np.float32), np.asarray(det.quad, np.float32))
+                > config.max_overlap)]
             at = next(i for i, d in enumerate(out) if d is anchor)
             out.insert(at + (1 if side > 0 else 0), det)
             known.add(det)
@@ -139,6 +152,11 @@ def _is_anchor(det: TileDetection, cfg: FillConfig) -> bool:
     the upright tiles', so its own width would be the wrong step)."""
     return (isinstance(det.label, Tile) and not det.sideways
             and det.confidence >= cfg.anchor_confidence)
+
+
+def _is_loose(det: TileDetection, cfg: FillConfig) -> bool:
+    """Read as a face, but less surely than `FillConfig.firm_confidence`."""
+    return isinstance(det.label, Tile) and det.confidence < cfg.firm_confidence
 
 
 def _accepted(det: TileDetection, cfg: FillConfig) -> bool:

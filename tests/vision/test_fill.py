@@ -7,6 +7,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+from agari.engine.errors import InvalidInput
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
@@ -132,3 +133,27 @@ def test_a_step_that_lands_off_its_tile_is_re_framed_onto_it():
     assert quad_iou(np.float32(rescued[1].quad), np.float32(tile)) > 0.8
     # Not likely enough a face to begin with: left alone.
     assert fill_rows(image, [anchor], reads, config=replace(plain, rescue_floor=0.6)) == [anchor]
+
+
+def test_a_loose_box_over_part_of_a_tile_gives_way_to_the_step_that_reads_it():
+    image = np.full((200, 400, 3), 200, np.uint8)
+    square = np.array([[100.0, 50.0], [140.0, 50.0], [140.0, 110.0], [100.0, 110.0]])
+    anchor = TileDetection(tuple(map(tuple, square)), label=Tile.parse("1p"), confidence=0.99)
+    tile = square + [40.0, 0.0]
+    # The locator boxed the lower half of the next tile; the model can hardly read it.
+    part = TileDetection(tuple(map(tuple, tile + [[0, 30], [0, 30], [0, 0], [0, 0]])),
+                         label=Tile.parse("2p"), confidence=0.2)
+    two_pin = Tile.parse("2p")
+
+    def reads(img, dets):
+        return [replace(d, label=two_pin, confidence=0.95)
+                if quad_iou(np.float32(d.quad), np.float32(tile)) > 0.9
+                else replace(d, label=None, confidence=0.9) for d in dets]
+
+    config = FillConfig(pitches=(1.0,))
+    assert fill_rows(image, [anchor, part], reads, config=config) == [anchor, part]
+    filled = fill_rows(image, [anchor, part], reads, config=replace(config, firm_confidence=0.8))
+    assert len(filled) == 2 and filled[0] == anchor
+    assert filled[1].confidence == 0.95 and np.allclose(filled[1].quad, tile)
+    with pytest.raises(InvalidInput):
+        FillConfig(firm_confidence=0.9)  # above anchor_confidence: anchors could give way
