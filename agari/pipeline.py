@@ -272,6 +272,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     from agari.vision.crops import as_bgr
 
     image = as_bgr(image)
+    grey = is_colourless(image)
     locate = locator if locator is not None else default_locator()
     t0 = time.perf_counter()
     dets = locate(image)
@@ -289,7 +290,20 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     result = read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
                              config=config)
     stages = (("locate", (t1 - t0) * 1e3), ("classify", (t2 - t1) * 1e3))
-    return replace(result, timings=stages + result.timings)
+    notes = (COLOURLESS_NOTE, *result.notes) if grey else result.notes
+    return replace(result, timings=stages + result.timings, notes=notes)
+
+
+COLOURLESS_NOTE = ("the photo has no colour: a red five cannot be told from a plain one; check "
+                   "the fives (and score the hand as it is with 'agari score' if one is red)")
+
+
+def is_colourless(image: np.ndarray) -> bool:
+    """Whether a BGR image is grey (its three channels equal, as a grey file decodes):
+    red fives differ from plain fives only by colour."""
+    few = image[::7, ::7]
+    return bool(np.array_equal(few[..., 0], few[..., 1])
+                and np.array_equal(few[..., 1], few[..., 2]))
 
 
 def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name: str = "",

@@ -229,3 +229,14 @@ def test_photo_takes_every_situation_option_of_score() -> None:
     shared = set(inspect.signature(score_command.score).parameters) - {
         "hand", "json_", "batch", "jobs"}
     assert shared <= set(inspect.signature(photo_command.photo).parameters)
+
+
+def test_a_grey_photo_says_red_fives_cannot_be_told(stages, photo_file, tmp_path) -> None:
+    stages(lay_out("123m456p789s1122z", "2z").dets)
+    grey = doc_of(photo(str(photo_file), "--json"))  # the fixture photo is one grey level
+    assert pipeline.COLOURLESS_NOTE in grey["notes"]
+    coloured = tmp_path / "coloured.png"
+    image = np.full((700, 1100, 3), 90, np.uint8)
+    image[..., 2] = 120  # a warm cast, as any colour photo has
+    cv2.imwrite(str(coloured), image)
+    assert pipeline.COLOURLESS_NOTE not in doc_of(photo(str(coloured), "--json"))["notes"]
