@@ -41,6 +41,7 @@ from agari.vision.layout_geometry import (
     face_mass,
     find_rows,
     frame_of_row,
+    group_limit,
     is_face_down,
     quads_of,
     row_weight,
@@ -59,6 +60,10 @@ class LayoutConfig:
 
     group_gap: float = 0.22
     """A gap along the row wider than this separates groups (win tile apart, melds)."""
+    min_group_gap: float = 0.12
+    relative_gap: float = 3.0
+    """In a row whose tiles touch more closely than usual, a gap over this many times the
+    row's median gap (and at least `min_group_gap`) separates groups too."""
     geometry: GeometryConfig = field(default_factory=GeometryConfig)
     extras: ExtrasConfig = field(default_factory=ExtrasConfig)
 
@@ -278,7 +283,9 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
         f = frame.flipped() if turned else frame
         ext = f.project(quads_of(dets))
         cols = columns_of(row, ext, config.geometry)
-        groups = split_by_gaps(cols, ext, config.group_gap * f.tile_width)
+        groups = split_by_gaps(cols, ext, group_limit(
+            cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
+            relative=config.relative_gap))
         side = sideways_flags(dets, ext, groups, config.geometry)
         seen.append((f, turned, cols, [_tokens(g, dets, side) for g in groups]))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.

@@ -353,6 +353,24 @@ def column_span(col: list[int], ext: np.ndarray) -> tuple[float, float]:
     return min(ext[i, 0] for i in col), max(ext[i, 1] for i in col)
 
 
+def row_gaps(cols: list[list[int]], ext: np.ndarray) -> list[float]:
+    """Pixels from each column's end (the furthest so far) to the next column's start."""
+    spans = [column_span(c, ext) for c in cols]
+    ends = np.maximum.accumulate([u1 for _, u1 in spans]) if spans else []
+    return [float(spans[k + 1][0] - ends[k]) for k in range(len(spans) - 1)]
+
+
+def group_limit(cols: list[list[int]], ext: np.ndarray, tile_width: float, *, gap: float,
+                min_gap: float, relative: float) -> float:
+    """The gap (px) that separates groups in this row: ``gap`` tile widths, or less where
+    the row's tiles lie closer together than usual — ``relative`` times their median gap,
+    but never under ``min_gap`` tile widths (a winning tile set apart by a fifth of a tile
+    stands out in a row of tiles that touch)."""
+    gaps = row_gaps(cols, ext)
+    usual = max(float(np.median(gaps)), 0.0) if gaps else 0.0
+    return min(gap * tile_width, max(min_gap * tile_width, relative * usual))
+
+
 def split_by_gaps(cols: list[list[int]], ext: np.ndarray, limit: float
                   ) -> list[list[list[int]]]:
     """Split consecutive columns into groups wherever the gap between them exceeds ``limit`` px."""

@@ -8,7 +8,7 @@ import pytest
 from agari.engine.errors import NoTiles
 from agari.engine.tiles import BACK
 from agari.vision.detection import TileDetection
-from agari.vision.layout import analyse_layout
+from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_parse import segment_row
 from layout_factories import lay_out
 
@@ -100,6 +100,19 @@ def test_a_hand_without_melds_seen_from_across_has_its_winning_tile_first() -> N
     # Seen as the player sees it, nothing is turned.
     assert not analyse_layout(laid.dets)[0].flipped
     assert roles_of(laid.dets, analyse_layout(laid.dets)[0]) == laid.roles
+
+
+def test_a_winning_tile_a_little_apart_from_tightly_packed_tiles_is_seen() -> None:
+    # Tiles touching (a hundredth of a tile apart), the winner a fifth of a tile apart:
+    # under the fixed gap (0.22 tile widths), but many times the row's own gaps.
+    laid = lay_out("123m456p789s11z", "1z", win_gap=0.2, touch_gap=0.01)
+    plan = analyse_layout(laid.dets)[0]
+    assert roles_of(laid.dets, plan) == laid.roles
+    fixed = replace(DEFAULT_LAYOUT, relative_gap=1e9)
+    assert analyse_layout(laid.dets, config=fixed)[0].win is None
+    # Tiles laid loosely (a tenth of a tile apart): a fifth of a tile is no gap.
+    loose = lay_out("123m456p789s11z", "1z", win_gap=0.2, touch_gap=0.1)
+    assert analyse_layout(loose.dets)[0].win is None
 
 
 def test_flip_can_be_forced_off() -> None:
