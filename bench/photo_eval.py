@@ -357,15 +357,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="classifier .onnx (default: shipped)")
     ap.add_argument("--no-fill", action="store_true",
                     help="skip row completion (agari.vision.fill) after classifying")
-    ap.add_argument("--no-reframe", action="store_true",
-                    help="skip re-framing unsure readings (agari.vision.reframe)")
+    ap.add_argument("--reframe", action="store_true",
+                    help="also re-frame unsure located tiles before row completion "
+                         "(agari.vision.reframe; off in agari photo)")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.rules) if "/" not in args.rules else Rules.resolve(args.rules)
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
     args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
-                                 reframe=None if args.no_reframe else DEFAULT_REFRAME)
+                                 reframe=DEFAULT_REFRAME if args.reframe else None)
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier
