@@ -7,7 +7,10 @@ merge with their neighbours or the tile body; here each confidently read face
 proposes the quads one pitch to either side, the classifier judges them, and
 what it names as a face with high confidence is kept, which in turn proposes
 its own neighbours. The classifier's ``none`` class (trained on straddling
-crops, fragments and bare table) is what stops a row at its real end.
+crops, fragments and bare table) is what stops a row at its real end. For a
+shown hand, a step that lands a little off its tile is re-framed
+(`agari.vision.reframe`) before it is given up, and a located box read unsurely
+gives way to a step read surely over it.
 
 This is a verifier on top of the classical locator, not a learned detector:
 only quads derived from located tiles are ever looked at.
@@ -25,8 +28,6 @@ from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.quads import inside_image, quad_overlap
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
-
-"""``(image, detections) -> labelled copies``, e.g. `TileClassifier.classify_detections`."""
 
 
 @dataclass(frozen=True, slots=True)
