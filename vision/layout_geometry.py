@@ -374,14 +374,13 @@ def group_limit(cols: list[list[int]], ext: np.ndarray, tile_width: float, *, ga
 def split_by_gaps(cols: list[list[int]], ext: np.ndarray, limit: float
                   ) -> list[list[list[int]]]:
     """Split consecutive columns into groups wherever the gap between them exceeds ``limit`` px."""
-    groups: list[list[list[int]]] = []
-    prev_end = None
-    for col in cols:
-        u0, u1 = column_span(col, ext)
-        if prev_end is None or u0 - prev_end > limit:
+    if not cols:
+        return []
+    groups: list[list[list[int]]] = [[cols[0]]]
+    for col, gap in zip(cols[1:], row_gaps(cols, ext), strict=True):
+        if gap > limit:
             groups.append([])
         groups[-1].append(col)
-        prev_end = u1 if prev_end is None else max(prev_end, u1)
     return groups
 
 
