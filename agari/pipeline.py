@@ -28,6 +28,7 @@ from agari.vision.detection import TileDetection
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
+from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed, context_for
 from agari.vision.reading_copies import cap_copies
@@ -43,6 +44,8 @@ class PipelineConfig:
     """Tuning of the photo pipeline's own stages."""
 
     top_k: int = TOP_K
+    locate: LocateConfig = HAND_LOCATE
+    """The locator's settings when `read_photo` is given no locator."""
     layout: LayoutConfig = DEFAULT_LAYOUT
     reading: ReadingConfig = DEFAULT_READING
     repair: RepairConfig = DEFAULT_REPAIR
@@ -239,11 +242,9 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
                      fixed_ura)
 
 
-def default_locator():
+def default_locator(config: LocateConfig = HAND_LOCATE):
     """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`."""
-    from agari.vision.locate import locate
-
-    return locate
+    return partial(locate, config=config)
 
 
 @lru_cache(maxsize=1)
@@ -278,7 +279,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
     image = as_bgr(image)
     grey = is_colourless(image)
-    locate = locator if locator is not None else default_locator()
+    locate = locator if locator is not None else default_locator(config.locate)
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()

@@ -31,11 +31,17 @@ dora indicator behind a standing hand, or lays it into a pond).
 
 Annotated real photos (``--real DIR``: a folder with ``labels.json`` as in
 ``real-dev/scenes``) are read and their concealed tiles compared as multisets.
+``--variants`` reads each of them again as a phone might have taken or passed
+it on (`PHOTO_VARIANTS`: halved, doubled, turned a little, a quarter or half
+round, darker, brighter, warmer, heavily compressed, soft, grainy, cropped):
+the same tiles, other pixels — a check of how far the pipeline's thresholds
+carry, with two photos' worth of scenes.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -45,6 +51,8 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
+import numpy as np
 from agari.engine.context import WinContext
 from agari.engine.errors import AgariError
 from agari.engine.rules import Rules
@@ -311,16 +319,63 @@ def _summary(stats, per_kind, tiles, latency, failures) -> dict:
     return out
 
 
-def run_real(folder: Path, rules: Rules, classifier, config: PipelineConfig) -> dict:
+def _turned(image: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+def _scaled(image: np.ndarray, f: float) -> np.ndarray:
+    return cv2.resize(image, None, fx=f, fy=f,
+                      interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
+
+
+def _graded(image: np.ndarray, gain, offset: float = 0.0) -> np.ndarray:
+    return np.clip(image * np.asarray(gain, np.float32) + offset, 0, 255).astype(np.uint8)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+
+
+def _grainy(image: np.ndarray, sigma: float) -> np.ndarray:
+    noise = np.random.default_rng(0).normal(0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+PHOTO_VARIANTS = {
+    "as taken": lambda i: i,
+    "half size": lambda i: _scaled(i, 0.5),
+    "double size": lambda i: _scaled(i, 2.1),
+    "turned +7°": lambda i: _turned(i, 7),
+    "turned -7°": lambda i: _turned(i, -7),
+    "quarter turn": lambda i: cv2.rotate(i, cv2.ROTATE_90_CLOCKWISE),
+    "half turn": lambda i: cv2.rotate(i, cv2.ROTATE_180),
+    "darker": lambda i: _graded(i, 0.55),
+    "brighter": lambda i: _graded(i, 1.3, 10),
+    "warmer": lambda i: _graded(i, (0.8, 0.95, 1.1)),
+    "jpeg 30": lambda i: _jpeg(i, 30),
+    "soft": lambda i: cv2.GaussianBlur(i, (0, 0), 1.5),
+    "grainy": lambda i: _grainy(i, 8),
+    "grainy half size": lambda i: _scaled(_grainy(i, 8), 0.5),
+    "cropped": lambda i: i[i.shape[0] // 4:, i.shape[1] // 8: -(i.shape[1] // 8)],
+}
+"""Phone-photo variations of a real photo (BGR in, BGR out; deterministic)."""
+
+
+def run_real(folder: Path, rules: Rules, classifier, config: PipelineConfig, *,
+             variants: bool = False) -> dict:
     """Annotated real photos through the same pipeline settings as the renders: the
-    concealed tiles read, compared as a multiset."""
+    concealed tiles read, compared as a multiset (with ``variants``, every photo in
+    every `PHOTO_VARIANTS` form)."""
     labels = json.loads((folder / "labels.json").read_text())
+    forms = PHOTO_VARIANTS if variants else {"as taken": PHOTO_VARIANTS["as taken"]}
     rows = []
-    for name, info in labels.items():
+    for (name, info), (form, change) in itertools.product(labels.items(), forms.items()):
         want = Counter(info.get("structure", {}).get("concealed", []))
         t0 = time.perf_counter()
         try:
-            result = read_photo(load_image(folder / name), Situation(rules, WinContext()),
+            result = read_photo(change(load_image(folder / name)), Situation(rules, WinContext()),
                                 name=name, classifier=classifier, config=config)
             got = Counter(str(t) for t in result.layout.concealed) if result.layout else Counter()
             if result.layout and result.layout.win:
@@ -330,10 +385,15 @@ def run_real(folder: Path, rules: Rules, classifier, config: PipelineConfig) -> 
             got, error = Counter(), err.message
         ms = (time.perf_counter() - t0) * 1e3
         right = sum((want & got).values())
-        rows.append({"image": name, "exact": want == got, "right": right,
+        rows.append({"image": name, "variant": form, "exact": want == got, "right": right,
                      "expected": sum(want.values()), "read": sum(got.values()),
                      "ms": round(ms, 1), "error": error})
-    return {"photos": rows}
+    out: dict = {"photos": rows}
+    if variants:
+        out["variants"] = {"photos": len(rows), "exact": sum(r["exact"] for r in rows),
+                           "tiles_right": sum(r["right"] for r in rows),
+                           "tiles": sum(r["expected"] for r in rows)}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -351,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misread", type=float, default=0.05,
                     help="share of faces the noisy classifier gets wrong first")
     ap.add_argument("--real", type=Path, default=None, help="folder with labels.json")
+    ap.add_argument("--variants", action="store_true",
+                    help="read each --real photo in every PHOTO_VARIANTS form too")
     ap.add_argument("--rules", default="tenhou")
     ap.add_argument("--show-failures", type=int, default=10)
     ap.add_argument("--threads", type=int, default=None, help="classifier threads")
@@ -376,7 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes:
         report["synthetic"] = run_synthetic(args, rules, classifier)
     if args.real:
-        report["real"] = run_real(args.real, rules, classifier, args.config)
+        report["real"] = run_real(args.real, rules, classifier, args.config,
+                                  variants=args.variants)
     json.dump(report, sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

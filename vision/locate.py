@@ -4,7 +4,8 @@ No learned detector; the steps are:
 
 1. Working scale (`agari.vision.scale`): a small probe estimates the tile size
    and the photo is shrunk so that tiles are about 64 pixels long (never
-   above `LocateConfig.max_pixels`, never enlarged).
+   above `LocateConfig.max_pixels`; with `HAND_LOCATE` a small photo of small
+   tiles is enlarged, at most twice). A noisy working image is softened (`agari.vision.noise`).
 2. Score maps and regions (`agari.vision.regions`): faces are bright, nearly
    colourless plates (plain, ink-filled, colourless and locally-bright maps),
    backs are colourful; each map is thresholded at several levels and the
@@ -36,6 +37,7 @@ import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
+from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import RowConfig, arrange
@@ -54,6 +56,8 @@ class LocateConfig:
     scale: ScaleConfig = field(default_factory=ScaleConfig)
     min_side: int = 32
     """Images smaller than this on either side are refused."""
+    noise: NoiseConfig | None = field(default_factory=NoiseConfig)
+    """A noisy working image is softened first (`agari.vision.noise`); None never."""
     proposals: ProposalConfig = field(default_factory=ProposalConfig)
     standing: StandingConfig | None = field(default_factory=StandingConfig)
     """Standing rows cut beside their bright tops (`agari.vision.standing`); None skips."""
@@ -61,6 +65,10 @@ class LocateConfig:
 
 
 DEFAULT_CONFIG = LocateConfig()
+HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0))
+"""For a photo that holds a hand (`agari photo`): small tiles in a small photo are
+enlarged first (see `agari.vision.scale`). `agari detect` and bulk labelling keep
+`DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles."""
 
 
 working_scale = pixel_scale
@@ -90,6 +98,8 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)
     scale = work.shape[1] / w  # the exact factor after rounding the size
+    if config.noise is not None:
+        work = soften(work, config.noise)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
     face = face_map(work, config.proposals.maps, hsv=hsv)  # both proposal sources read it
     traced = LevelContours(face[0], config.proposals.levels.open_kernel)  # and its levels
@@ -100,4 +110,4 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 
-__all__ = ["DEFAULT_CONFIG", "LocateConfig", "Proposal", "locate", "working_scale"]
+__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "LocateConfig", "Proposal", "locate", "working_scale"]

@@ -44,7 +44,7 @@ def stages(monkeypatch):
     """Install truth stages: ``stages(dets)``."""
     def install(dets: list) -> Truth:
         truth = Truth(dets)
-        monkeypatch.setattr(pipeline, "default_locator", lambda: truth.locate)
+        monkeypatch.setattr(pipeline, "default_locator", lambda *_: truth.locate)
         monkeypatch.setattr(pipeline, "default_classifier", lambda: truth)
         return truth
     return install

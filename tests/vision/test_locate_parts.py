@@ -6,14 +6,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from agari.vision.locate import DEFAULT_CONFIG, locate
+from agari.vision.locate import DEFAULT_CONFIG, HAND_LOCATE, locate
 from agari.vision.proposals import Proposal
 from agari.vision.rows import arrange
 from agari.vision.scale import choose_scale, shrink
 from agari.vision.seams import period as _period
 from agari.vision.split import SplitConfig, TileSize, _dp_cuts, split_region
 from agari.vision.verify import edge_support, ink_share
-from locate_factories import add_row, blank
+from locate_factories import add_row, blank, match
 
 CFG = SplitConfig()
 
@@ -80,12 +80,35 @@ def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
         add_row(small, rng, 100, y, n=12, width=22, gap=8)
     assert choose_scale(big.image, 2e6) < 0.7
     assert choose_scale(small.image, 2e6) == 1.0
+    assert choose_scale(small.image, 2e6, HAND_LOCATE.scale) > 1.0  # within 2 MP
+
+
+def test_a_small_photo_of_small_tiles_is_enlarged_and_its_tiles_found():
+    # A 480x360 photo of three rows of tiles 18 px wide: thresholds tuned for tiles 64 px
+    # long lose their seams; enlarged twice, nearly every tile is found.
+    rng = np.random.default_rng(1)
+    scene = blank(rng, size=(360, 480))
+    for y in (60, 160, 260):
+        add_row(scene, rng, 40, y, n=14, width=18)
+    assert choose_scale(scene.image, HAND_LOCATE.max_pixels, HAND_LOCATE.scale) == 2.0
+    found = [np.asarray(d.quad) for d in locate(scene.image, config=HAND_LOCATE)]
+    assert len(match(scene.quads, found, min_iou=0.7)) >= 38
+    # The default never enlarges (tile-free photos would show more false tiles).
+    assert choose_scale(scene.image, DEFAULT_CONFIG.max_pixels, DEFAULT_CONFIG.scale) == 1.0
+    found = [np.asarray(d.quad) for d in locate(scene.image)]
+    assert len(match(scene.quads, found, min_iou=0.7)) < 30
+
+
+def test_a_photo_without_tiles_is_never_enlarged():
+    empty = blank(np.random.default_rng(2), size=(360, 480))
+    assert choose_scale(empty.image, HAND_LOCATE.max_pixels, HAND_LOCATE.scale) == 1.0
 
 
 def test_shrink_gives_the_asked_size():
     img = np.zeros((1000, 1500, 3), np.uint8)
     assert shrink(img, 0.3).shape == (300, 450, 3)
     assert shrink(img, 1.0) is img
+    assert shrink(img[:100, :150], 2.0).shape == (200, 300, 3)
 
 
 def test_edge_support_and_ink_tell_a_face_from_the_table():
