@@ -75,3 +75,16 @@ def test_quads_start_inside_the_band_and_end_a_face_past_it():
         top_a, top_b = a[:, 1].min(), b[:, 1].min()
         assert 8 <= top_a - top_b <= 16  # half the 24-pixel band
         assert abs(a[:, 1].max() - b[:, 1].max()) <= 1
+
+
+def test_where_two_bands_offer_rows_over_the_same_faces_the_clearer_repeat_wins():
+    """A bright strip of table just past the faces (a tray's rim) is a band too, and the
+    row hung from its near side covers the faces shifted by the gap: it repeats less
+    clearly than the row hung from the tiles' own tops, which must be the one kept (taken
+    in the order the bands were found, the rim's row hid every face)."""
+    img, faces = _scene()
+    rim = Y0 + FACE_H + 20
+    cv2.rectangle(img, (X0 - 200, rim), (X0 + PITCH * COUNT + 150, rim + 22), (TOP,) * 3, -1)
+    found = [p.quad for p in standing_proposals(img, [])]
+    for face in faces:
+        assert max(quad_iou(face, q) for q in found) > 0.6
