@@ -88,3 +88,13 @@ def test_where_two_bands_offer_rows_over_the_same_faces_the_clearer_repeat_wins(
     found = [p.quad for p in standing_proposals(img, [])]
     for face in faces:
         assert max(quad_iou(face, q) for q in found) > 0.6
+
+
+def test_a_row_photographed_a_quarter_turn_round_is_cut_at_its_seams():
+    img, faces = _scene()
+    turned = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    h = img.shape[0]  # (x, y) -> (h - 1 - y, x) under a clockwise quarter turn
+    turned_faces = [np.float32([[h - 1 - y, x] for x, y in q]) for q in faces]
+    found = [p.quad for p in standing_proposals(turned, [])]
+    for face in turned_faces:
+        assert max(quad_iou(face, q) for q in found) > 0.6
