@@ -192,9 +192,21 @@ def layout_camera(rng: np.random.Generator, placements: list[Placement], style: 
     target = (lo + hi) / 2
     target[2] = style.size_mm[2] / 2
     azimuth = float(rng.normal(0, view.azimuth)) + (180.0 if view.far_side else 0.0)
-    return look_at(target, elevation=float(rng.uniform(*view.elevation)), azimuth=azimuth,
-                   distance=distance, roll=float(rng.normal(0, view.roll)), focal=focal,
-                   size=(w, h))
+    elevation, roll = float(rng.uniform(*view.elevation)), float(rng.normal(0, view.roll))
+    # A user frames the whole layout: turned and tilted, the box fitted above can still cut
+    # a corner off, so the camera backs off until every tile is inside the frame.
+    reach = math.hypot(*style.size_mm[:2]) / 2
+    around = np.array([(dx, dy, 0.0) for dx in (-reach, reach) for dy in (-reach, reach)])
+    corners = (pts[:, None, :] + around[None]).reshape(-1, 3)
+    for _ in range(30):
+        cam = look_at(target, elevation=elevation, azimuth=azimuth, distance=distance,
+                      roll=roll, focal=focal, size=(w, h))
+        uv, _ = cam.project(corners)
+        if (uv.min(axis=0) >= (0.02 * w, 0.02 * h)).all() and \
+                (uv.max(axis=0) <= (0.98 * w, 0.98 * h)).all():
+            break
+        distance *= 1.08
+    return cam
 
 
 def render_layout(seed: int, style: SetStyle, layout: ReferenceLayout = LAYOUT, *,
