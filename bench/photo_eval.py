@@ -251,6 +251,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
     stats: Counter = Counter()
     per_kind: dict[str, Counter] = {}
     per_art: dict[str, Counter] = {}
+    per_size: dict[str, Counter] = {}
     tiles: Counter = Counter()
     latency: list[float] = []
     stages: dict[str, list[float]] = {}
@@ -278,6 +279,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
             stats[k] += int(v)
             per_kind.setdefault(kind, Counter())[k] += int(v)
             per_art.setdefault(ann.meta_value("art", "?"), Counter())[k] += int(v)
+            per_size.setdefault(size_band(ann), Counter())[k] += int(v)
             if readable and k != "readable":
                 stats[f"readable {k}"] += int(v)
         tiles += tile_errors(ann, result)  # a photo with no tile found misses them all
@@ -288,8 +290,27 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
     summary["per_art"] = {a: {"scenes": c["scenes"], "exact_hand": _rate(c["hand"], c["scenes"]),
                               "exact_score": _rate(c["score"], c["scorable"])}
                           for a, c in sorted(per_art.items())}
+    summary["per_tile_width"] = {b: {"scenes": c["scenes"],
+                                     "exact_hand": _rate(c["hand"], c["scenes"]),
+                                     "exact_score": _rate(c["score"], c["scorable"])}
+                                 for b, c in sorted(per_size.items(),
+                                                    key=lambda bc: SIZE_BANDS.index(bc[0]))}
     summary["stage_median_ms"] = {k: round(statistics.median(v), 1) for k, v in stages.items()}
     return summary
+
+
+SIZE_BANDS = ("under 25 px", "25-40 px", "40-60 px", "60 px and over")
+
+
+def size_band(ann) -> str:
+    """The scene's hand tiles' median face width in pixels, as a band of `SIZE_BANDS`
+    (a tile 25 px wide in a 1920x1080 photo fills 1/77 of its width: a hand shot from
+    across a room)."""
+    widths = [min(np.linalg.norm(np.subtract(t.quad[1], t.quad[0])),
+                  np.linalg.norm(np.subtract(t.quad[2], t.quad[3])))
+              for t in ann.tiles if t.role != "other" and t.visible >= VISIBLE_MIN]
+    w = float(np.median(widths)) if widths else 0.0
+    return SIZE_BANDS[int(np.searchsorted([25.0, 40.0, 60.0], w, side="right"))]
 
 
 def _rate(n: int, d: int) -> str:
