@@ -24,6 +24,8 @@ Decomposition = tuple[int, tuple[int, ...], tuple[int, ...]]
 """(pair kind, sequence start kinds, triplet kinds) of the concealed tiles."""
 
 _YAOCHUU = tuple(sorted(TERMINAL_HONOR_KINDS))
+_YAOCHUU_SET = frozenset(_YAOCHUU)
+_SIMPLES = tuple(k for k in range(34) if k not in _YAOCHUU_SET)
 
 
 def counts_of(text: str) -> list[int]:
@@ -207,14 +209,28 @@ def waits_of(
     held = counts if held is None else held
     base = list(counts)
     found = []
+    orphans = melds == 0 and not any(counts[k] for k in _SIMPLES)  # thirteen orphans possible
     for kind in range(34):
-        if held[kind] >= 4:
+        if held[kind] >= 4 or not _may_wait(counts, kind, orphans):
             continue
         base[kind] += 1
         if is_complete(base, melds):
             found.append(kind)
         base[kind] -= 1
     return found
+
+
+def _may_wait(counts: list[int] | tuple[int, ...], kind: int, orphans: bool) -> bool:
+    """Whether ``kind`` can complete the hand at all: the tile joins a pair or a triplet
+    (a copy is held), a run (a suit neighbour within two is held), or thirteen orphans
+    (a terminal or honour, in a hand of nothing else). Every other kind is skipped
+    without a decomposition."""
+    if counts[kind] or (orphans and kind in _YAOCHUU_SET):
+        return True
+    if kind >= 27:
+        return False
+    lo, hi = kind - kind % 9, kind - kind % 9 + 8
+    return any(counts[k] for k in range(max(lo, kind - 2), min(hi, kind + 2) + 1))
 
 
 def kind_names(kinds: list[int]) -> list[str]:

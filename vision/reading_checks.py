@@ -128,6 +128,7 @@ class Assessor:
         self._dora = [pos[i] for i in plan.dora] if situation.dora is None else None
         self._ura = [pos[i] for i in plan.ura] if situation.ura is None else None
         self._shape_memo: dict[tuple, int] = {}
+        self._wait_memo: dict[tuple, bool] = {}
         self._meld_memo: dict[tuple, tuple | None] = {}
         self._score_memo: dict[tuple, bool] = {}
 
@@ -192,7 +193,10 @@ class Assessor:
                 for _, tiles in parts.melds:
                     for t in tiles:
                         held[t.kind] += 1
-                return SHAPE if waits_of(counts, n_melds, held) else POSSIBLE
+                key = (tuple(counts), n_melds, tuple(held))
+                if key not in self._wait_memo:  # readings share shapes: 34 tries each
+                    self._wait_memo[key] = bool(waits_of(counts, n_melds, held))
+                return SHAPE if self._wait_memo[key] else POSSIBLE
             counts[fixed.kind] += 1
             win = fixed
         else:

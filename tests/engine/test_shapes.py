@@ -103,3 +103,40 @@ def test_honour_splits_are_what_the_search_finds():
         assert _honor_splits(pattern) == expected, pattern
         checked += 1
     assert checked > 10000
+
+
+def test_waits_skip_no_kind_that_completes_the_hand():
+    """`waits_of` tries only kinds that can join a set (see `_may_wait`); on random
+    near-complete hands it finds exactly what trying all 34 kinds finds."""
+    from agari.engine.shapes import TERMINAL_HONOR_KINDS, is_complete, waits_of
+
+    def every_kind(counts, melds):
+        out = []
+        for k in range(34):
+            if counts[k] < 4:
+                counts[k] += 1
+                if is_complete(counts, melds):
+                    out.append(k)
+                counts[k] -= 1
+        return out
+
+    rng = random.Random(5)
+    orphans = sorted(TERMINAL_HONOR_KINDS)
+    found = 0
+    for _ in range(3000):
+        melds = rng.choice([0, 0, 1, 2])
+        counts = [0] * 34
+        suit, style = rng.randrange(4), rng.random()
+        while sum(counts) < 13 - 3 * melds:
+            if style < 0.2:
+                k = rng.choice(orphans)
+            elif style < 0.4 or rng.random() < 0.3:
+                k = rng.randrange(34)
+            else:
+                k = suit * 9 + rng.randrange(9) if suit < 3 else 27 + rng.randrange(7)
+            if counts[k] < 4:
+                counts[k] += 1
+        expected = every_kind(counts, melds)
+        assert waits_of(counts, melds) == expected
+        found += bool(expected)
+    assert found > 50  # the hands drawn do wait, often enough to mean something
