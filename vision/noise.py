@@ -5,8 +5,11 @@ pixels; grain of a few grey levels (a phone in dim light, a webcam) darkens
 every line a little and fills the blank bands between faces with false ink, so
 rows stop repeating (a table photo with noise of σ 8 added lost all 13 hand
 tiles). Clean photos are left exactly as they are: only a photo whose measured
-noise is above `NoiseConfig.above` is blurred, by a Gaussian as wide as its
-noise asks for.
+noise is above `NoiseConfig.above` is softened, by a 3×3 median, which keeps a
+seam's edges where a Gaussian spreads them (real table photo with noise: 10 of
+13 hand tiles read right with the median, 0 with a Gaussian of σ 0.9; 200
+held-out renders: 1 426 hand tiles missed with the median, 1 439 with the
+Gaussian, 1 429 unsoftened).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from agari.engine.errors import InvalidInput
 
 _RESIDUAL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 """Cancels any locally planar image; on white noise of σ its response has σ·6."""
@@ -27,11 +31,13 @@ class NoiseConfig:
     """When and how much the working image is softened."""
 
     above: float = 2.0
-    """Noise σ (grey levels) above which the image is blurred; clean photos measure < 1."""
-    blur_per_sigma: float = 0.25
-    """Gaussian σ (pixels) per grey level of noise."""
-    max_blur: float = 1.2
-    """Never blur more than this (a seam is one or two pixels wide)."""
+    """Noise σ (grey levels) above which the image is softened; clean photos measure < 1."""
+    median: int = 3
+    """Side of the median filter (odd)."""
+
+    def __post_init__(self) -> None:
+        if self.median < 3 or self.median % 2 == 0:
+            raise InvalidInput(f"median must be an odd size >= 3, got {self.median}")
 
 
 def noise_sigma(gray: np.ndarray) -> float:
@@ -44,8 +50,7 @@ def noise_sigma(gray: np.ndarray) -> float:
 
 
 def soften(bgr: np.ndarray, cfg: NoiseConfig = NoiseConfig()) -> np.ndarray:
-    """``bgr`` itself when clean; a Gaussian-blurred copy when its noise is above ``cfg.above``."""
-    sigma = noise_sigma(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
-    if sigma <= cfg.above:
+    """``bgr`` itself when clean; a median-filtered copy when its noise is above ``cfg.above``."""
+    if noise_sigma(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)) <= cfg.above:
         return bgr
-    return cv2.GaussianBlur(bgr, (0, 0), min(cfg.max_blur, cfg.blur_per_sigma * sigma))
+    return cv2.medianBlur(bgr, cfg.median)

@@ -7,6 +7,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from agari.engine.errors import InvalidInput
 from agari.vision.locate import DEFAULT_CONFIG, locate
 from agari.vision.noise import NoiseConfig, noise_sigma, soften
 from locate_factories import add_row, blank, match
@@ -37,6 +38,8 @@ def test_a_clean_image_is_returned_as_it_is_and_a_noisy_one_softened():
     assert out is not noisy and out.shape == noisy.shape
     assert noise_sigma(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)) < 4.0
     assert soften(noisy, NoiseConfig(above=20.0)) is noisy
+    with pytest.raises(InvalidInput):
+        NoiseConfig(median=4)
 
 
 def test_grainy_rows_are_still_cut_into_their_tiles():
