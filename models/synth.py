@@ -6,12 +6,15 @@ locator or a tilted camera would, and cuts the crop with
 `agari.vision.crops.crop_tile` — the same function inference uses. `none`
 samples are the locator's likely mistakes: a crop straddling two tiles, a
 fragment, a gap, a tile's side, a patch of table or clutter, a box over
-several tiles. Photometric damage is applied afterwards by `agari.models.augment`.
+several tiles, an upright box over a called tile lying sideways. None of them
+shows most of one face or is a plain patch (what a tightly boxed back looks
+like): those would be a face or a back by construction, labelled `none`.
+Photometric damage is applied afterwards by `agari.models.augment`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -21,13 +24,33 @@ from agari.models.augment import jitter_quad
 from agari.models.synth_tiles import TileStyle, background, draw_tile, paste, random_style
 from agari.vision.crops import crop_tile
 
-DRAW_VERSION = 2
+DRAW_VERSION = 3
 """Bump when the drawing of synthetic crops (here or in `agari.models.synth_tiles`) changes:
 it keys cached synthetic arrays apart from the rest of the recipe. 2: a tile's side band
-shows both layers (face colour next to the face, then the back colour)."""
+shows both layers (face colour next to the face, then the back colour). 3: `none` crops
+never show most of one face nor one plain patch (see `SPLIT_SHIFT`, `FRAGMENT_SCALE`,
+`MIN_NONE_EDGES`); a `turned` kind."""
 
-NONE_KINDS = ("split", "vsplit", "fragment", "big", "gap", "side", "clutter")
-"""The locator mistakes a `none` sample imitates."""
+NONE_KINDS = ("split", "vsplit", "fragment", "big", "gap", "side", "clutter", "turned")
+"""The locator mistakes a `none` sample imitates (`turned`: an upright box over a called
+tile lying sideways)."""
+
+# Kept out of `SynthConfig`: its fields key the real and scene arrays' caches too.
+SPLIT_SHIFT = (0.42, 0.58)
+"""A straddling box is shifted this share of the tile pitch: it shows at most ~60 % of
+either face. (From a third of a pitch it showed two thirds of one face, more than a loose
+box around that tile misses: a face by construction, labelled `none`.)"""
+FRAGMENT_SCALE = (0.3, 0.45)
+"""A fragment's size as a share of the tile's (up to 0.55 it held most of a face)."""
+MIN_NONE_EDGES = 0.02
+"""A `none` crop with fewer edge pixels than this share (`edge_share`, before photo damage)
+is drawn again: a plain patch inside a face-down tile or on bare felt, without a tile edge
+or a glyph, is what a tightly boxed back looks like, not evidence of `none`. (Drawn
+backs: 5 % below 0.03; fragments and gaps: 10 % and 27 % below 0.02.)"""
+NONE_TRIES = 12
+"""Draws of a `none` crop before a plain one is kept anyway."""
+EDGE_THRESHOLDS = (40, 120)
+"""Canny hysteresis thresholds (grey levels) for `edge_share`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,27 +167,29 @@ class CropSynth:
         return self._cut(scene, quad)
 
     def none(self, kind: str | None = None) -> np.ndarray:
-        """A crop of something that is not one whole tile (kinds: `NONE_KINDS`)."""
+        """A crop of something that is not one whole tile (kinds: `NONE_KINDS`).
+
+        Never a plain patch (see `MIN_NONE_EDGES`): such a crop is drawn again, up to
+        `NONE_TRIES` times.
+        """
+        kind = kind or NONE_KINDS[int(self.rng.integers(len(NONE_KINDS)))]
+        for _ in range(NONE_TRIES):
+            crop = self._none(kind)
+            if edge_share(crop) >= MIN_NONE_EDGES:
+                break
+        return crop
+
+    def _none(self, kind: str) -> np.ndarray:
         rng = self.rng
-        kind = kind or NONE_KINDS[int(rng.integers(len(NONE_KINDS)))]
         style = random_style(rng)
         if kind == "side":
             style = _with_side(style, rng)
+        if kind == "turned":
+            return self._turned(style)
         centre: Glyph | None | str = "empty" if kind in ("gap", "clutter") else self._random_face()
         scene = self._scene(centre, style, force=(kind == "split", kind == "vsplit"))
-        quad = scene.quad.copy()
-        centre_pt = quad.mean(axis=0)
-        if kind == "split":
-            quad[:, 0] += rng.choice([-1, 1]) * rng.uniform(0.35, 0.65) * scene.pitch[0]
-        elif kind == "vsplit":
-            quad[:, 1] += rng.choice([-1, 1]) * rng.uniform(0.35, 0.65) * scene.pitch[1]
-        elif kind == "fragment":
-            size = np.ptp(quad, axis=0)
-            anchor = quad[0] + size * rng.uniform(0.2, 0.8, 2)
-            quad = anchor + (quad - centre_pt) * rng.uniform(0.3, 0.55)
-        elif kind == "big":
-            quad = centre_pt + (quad - centre_pt) * rng.uniform(1.8, 2.8)
-        elif kind == "side":
+        quad = none_box(kind, scene.quad, scene.pitch, rng)
+        if kind == "side":
             top = scene.quad[3, 1] + 1
             quad = np.array([[quad[0, 0], top], [quad[1, 0], top],
                              [quad[1, 0], top + scene.side_h], [quad[0, 0], top + scene.side_h]],
@@ -174,14 +199,65 @@ class CropSynth:
             _scribble(scene.image, scene.quad, rng)
         return self._cut(scene, quad)
 
+    def _turned(self, style: TileStyle) -> np.ndarray:
+        """An upright box over a called tile lying sideways (a quarter turned) in a row.
+
+        The box has an upright tile's shape about the lying tile's centre, as
+        `agari.vision.reframe.turned_quad` makes it: it holds the middle three quarters
+        of a face turned 90°, and table above and below. Not an upright tile: `none`.
+        """
+        rng = self.rng
+        scene = self._scene("empty", style)
+        glyph = self._glyph(TILE_NAMES[int(rng.integers(len(TILE_NAMES)))])
+        turned = Glyph(*(np.ascontiguousarray(np.rot90(a, int(rng.choice([1, 3]))))
+                         for a in (glyph.ink, glyph.alpha, glyph.face)))
+        lying = replace(style, aspect=1 / style.aspect, side=style.side * style.aspect)
+        long_side = round(np.ptp(scene.quad[:, 1]))
+        colour, cover, fh = draw_tile(turned, lying, long_side, rng)
+        cx, cy = scene.quad.mean(axis=0)
+        # A called tile lies at the row's near edge: its face's bottom on the others'.
+        y = round(scene.quad[3, 1] - fh * rng.uniform(1.0, 1.15))
+        x = round(cx - long_side / 2)
+        paste(scene.image, np.clip(colour, 0, 255), cover, x, y)
+        lying_centre = np.array([x + long_side / 2, y + fh / 2], np.float32)
+        quad = scene.quad - scene.quad.mean(axis=0) + lying_centre
+        return self._cut(scene, quad)
+
     def sample(self, name: str) -> np.ndarray:
         """A crop for any class name in `agari.engine.tiles.CLASS_NAMES`."""
         return self.none() if name == NONE else self.tile(name)
 
 
-def _with_side(style: TileStyle, rng: np.random.Generator) -> TileStyle:
-    from dataclasses import replace
+def none_box(kind: str, quad: np.ndarray, pitch: tuple[float, float],
+             rng: np.random.Generator) -> np.ndarray:
+    """The box of a `split`, `vsplit`, `fragment` or `big` crop (others: ``quad`` as is).
 
+    Args:
+        kind: one of `NONE_KINDS`.
+        quad: float32 ``(4, 2)``, the centre tile's face quad (TL, TR, BR, BL).
+        pitch: ``(dx, dy)`` from one tile to the next along the row and across rows.
+        rng: draws the shift, place and scale.
+    """
+    quad = quad.copy()
+    centre = quad.mean(axis=0)
+    if kind in ("split", "vsplit"):
+        axis = 0 if kind == "split" else 1
+        quad[:, axis] += rng.choice([-1, 1]) * rng.uniform(*SPLIT_SHIFT) * pitch[axis]
+    elif kind == "fragment":
+        anchor = quad[0] + np.ptp(quad, axis=0) * rng.uniform(0.2, 0.8, 2)
+        quad = anchor + (quad - centre) * rng.uniform(*FRAGMENT_SCALE)
+    elif kind == "big":
+        quad = centre + (quad - centre) * rng.uniform(1.8, 2.8)
+    return quad
+
+
+def edge_share(crop: np.ndarray) -> float:
+    """The share of a BGR ``uint8 (H, W, 3)`` crop's pixels on an edge (Canny, grey)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    return float((cv2.Canny(grey, *EDGE_THRESHOLDS) > 0).mean())
+
+
+def _with_side(style: TileStyle, rng: np.random.Generator) -> TileStyle:
     return replace(style, side=float(rng.uniform(0.3, 0.6)))
 
 

@@ -6,7 +6,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from agari.models.synth import NONE_KINDS, CropSynth, SynthConfig
+from agari.models.synth import (
+    MIN_NONE_EDGES,
+    NONE_KINDS,
+    CropSynth,
+    SynthConfig,
+    edge_share,
+    none_box,
+)
 from agari.models.synth_tiles import draw_tile, random_style
 
 
@@ -35,6 +42,48 @@ def test_red_five_is_redder_than_plain_five(synth):
 @pytest.mark.parametrize("kind", NONE_KINDS)
 def test_every_none_kind_draws(synth, kind):
     assert synth.none(kind).shape == (64, 48, 3)
+
+
+@pytest.mark.parametrize("kind", NONE_KINDS)
+def test_none_crops_are_never_a_plain_patch(synth, kind):
+    # A plain patch inside a face-down tile or on bare felt is a tightly boxed back.
+    assert min(edge_share(synth.none(kind)) for _ in range(6)) >= MIN_NONE_EDGES
+
+
+def test_a_plain_patch_has_no_edges_and_a_tile_corner_has():
+    patch = np.full((64, 48, 3), (40, 120, 60), np.uint8)
+    corner = patch.copy()
+    corner[20:, 16:] = (220, 235, 240)
+    assert edge_share(patch) < MIN_NONE_EDGES <= edge_share(corner)
+
+
+FACE = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
+PITCH = (42.0, 60.0)  # narrow gaps along the row and between rows (no side band showing)
+
+
+def _share_inside(face: np.ndarray, box: np.ndarray) -> float:
+    """The share of an axis-aligned ``face`` that lies inside an axis-aligned ``box``."""
+    lo, hi = np.maximum(face.min(0), box.min(0)), np.minimum(face.max(0), box.max(0))
+    return float(np.prod(np.clip(hi - lo, 0, None)) / np.prod(np.ptp(face, axis=0)))
+
+
+@pytest.mark.parametrize(("kind", "axis"), [("split", 0), ("vsplit", 1)])
+def test_a_straddle_shows_at_most_about_half_of_either_face(kind, axis):
+    # From a third of a pitch, a straddle showed two thirds of one face: that face, in effect.
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        box = none_box(kind, FACE, PITCH, rng)
+        for step in (-1, 0, 1):
+            face = FACE.copy()
+            face[:, axis] += step * PITCH[axis]
+            assert _share_inside(face, box) <= 0.6
+
+
+def test_a_fragment_is_less_than_half_a_tile():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        box = none_box("fragment", FACE, PITCH, rng)
+        assert np.all(np.ptp(box, axis=0) <= 0.45 * np.ptp(FACE, axis=0) + 1e-3)
 
 
 def test_same_seed_same_crops():
