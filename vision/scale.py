@@ -9,7 +9,7 @@ resolution. Where asked (`ScaleConfig.max_upscale`), a small photo (a
 phone's reduced copy) whose tiles are much shorter than the target is
 enlarged, within `max_pixels`: the seams and edge windows are tuned in
 pixels, and tiles under 40 pixels long lose them (a 960×720 copy of the real
-table photo read 1 of its 13 hand tiles, enlarged 12). It is not the default:
+table photo read 1 of its 13 hand tiles, enlarged 11). It is not the default:
 on tile-free photos the probe takes keycaps and print for tiny tiles, and
 enlarged, more of them pass as tiles (real tray photos: 0.49 false tiles per
 tile-free photo instead of 0.23). Without any tile-like region in the probe
