@@ -43,3 +43,35 @@ def test_real_standing_hand_concealed_tiles(real_dev: Path) -> None:
     if result.layout.win is not None:
         got[str(result.layout.win)] += 1
     assert got == want
+
+
+def _hand_tiles_read(image, labels: dict, name: str, **kw) -> int:
+    result = read_photo(image, Situation(Rules.preset("tenhou"), WinContext()), **kw)
+    want = Counter(labels[name]["structure"]["concealed"])
+    got = Counter(str(t) for t in result.layout.concealed) if result.layout else Counter()
+    if result.layout is not None and result.layout.win is not None:
+        got[str(result.layout.win)] += 1
+    return sum((want & got).values())
+
+
+@pytest.mark.shared
+def test_a_halved_table_photo_is_enlarged_before_locating(real_dev: Path) -> None:
+    """The table photo at 960x720: its far tiles are under 40 px long, so `agari photo`
+    (`HAND_LOCATE`) works on it enlarged; at its own size the seams are lost."""
+    from dataclasses import replace
+    from functools import partial
+
+    import cv2
+    from agari.vision.locate import locate
+
+    from agari.pipeline import DEFAULT_PIPELINE
+
+    folder = real_dev / "scenes"
+    labels = json.loads((folder / "labels.json").read_text())
+    name = "table-from-seat.jpg"
+    image = cv2.resize(load_image(folder / name), None, fx=0.5, fy=0.5,
+                       interpolation=cv2.INTER_AREA)
+    assert _hand_tiles_read(image, labels, name) >= 10  # of 13
+    kept = DEFAULT_PIPELINE.locate
+    kept = replace(kept, scale=replace(kept.scale, max_upscale=1.0))
+    assert _hand_tiles_read(image, labels, name, locator=partial(locate, config=kept)) <= 3

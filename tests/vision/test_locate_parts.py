@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from agari.vision.locate import DEFAULT_CONFIG, HAND_LOCATE, locate
@@ -13,7 +14,7 @@ from agari.vision.scale import choose_scale, shrink
 from agari.vision.seams import period as _period
 from agari.vision.split import SplitConfig, TileSize, _dp_cuts, split_region
 from agari.vision.verify import edge_support, ink_share
-from locate_factories import add_row, blank, match
+from locate_factories import add_row, blank
 
 CFG = SplitConfig()
 
@@ -83,20 +84,21 @@ def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
     assert choose_scale(small.image, 2e6, HAND_LOCATE.scale) > 1.0  # within 2 MP
 
 
-def test_a_small_photo_of_small_tiles_is_enlarged_and_its_tiles_found():
-    # A 480x360 photo of three rows of tiles 18 px wide: thresholds tuned for tiles 64 px
-    # long lose their seams; enlarged twice, nearly every tile is found.
+def test_a_small_photo_of_small_tiles_is_enlarged_only_for_a_hand():
+    # A 480x360 photo of rows of tiles 18 px wide (24 px long): `HAND_LOCATE` works on it
+    # twice as large (the most it enlarges); the default never enlarges.
     rng = np.random.default_rng(1)
     scene = blank(rng, size=(360, 480))
     for y in (60, 160, 260):
         add_row(scene, rng, 40, y, n=14, width=18)
     assert choose_scale(scene.image, HAND_LOCATE.max_pixels, HAND_LOCATE.scale) == 2.0
-    found = [np.asarray(d.quad) for d in locate(scene.image, config=HAND_LOCATE)]
-    assert len(match(scene.quads, found, min_iou=0.7)) >= 38
-    # The default never enlarges (tile-free photos would show more false tiles).
     assert choose_scale(scene.image, DEFAULT_CONFIG.max_pixels, DEFAULT_CONFIG.scale) == 1.0
-    found = [np.asarray(d.quad) for d in locate(scene.image)]
-    assert len(match(scene.quads, found, min_iou=0.7)) < 30
+    # Tiles near the target length are left as they are, and so is a large photo.
+    big = blank(rng, size=(360, 480))
+    add_row(big, rng, 40, 100, n=8, width=44)
+    assert choose_scale(big.image, HAND_LOCATE.max_pixels, HAND_LOCATE.scale) == 1.0
+    large = cv2.resize(scene.image, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+    assert choose_scale(large, HAND_LOCATE.max_pixels, HAND_LOCATE.scale) <= 1.0
 
 
 def test_a_photo_without_tiles_is_never_enlarged():
