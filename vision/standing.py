@@ -55,6 +55,9 @@ class StandingConfig:
     `none`. Starting inside the band covers the face either way, loose at one end as the
     classifier is trained for (real table-from-seat photo: 8 -> 11 of the 13 hand tiles
     read right; the standing-hand photo stays 13/13)."""
+    near_share: float = 0.25
+    """Share of the strip's depth, next to the band, whose repeat ranks rows that cover
+    the same faces (see `standing_proposals`)."""
     probe_ratio: float = 1.0
     """Depth of the strip searched for the repeat, as a share of the widest tile searched
     (or a third of the band): enough to hold most of a face, little of what lies past it."""
@@ -106,9 +109,10 @@ def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
         seen.append(r.rect)
         for side in (1, -1):
             rows.append(_row_beside(gray, seams.across(r.rect), r.rect, side, config))
-    # Rows that repeat most clearly first: where two bands' rows cover the same faces (the
-    # tiles' tops, and a rim or groove of the table beside the row), the row whose strip
-    # holds the seams whole wins (real table photo turned 7°: 2 -> 11 of 13 hand tiles).
+    # Rows that repeat most clearly right beside their band first: where two bands' rows
+    # cover the same faces (the tiles' tops, and a rim or groove of the table beside the
+    # row), the tiles' own row wins (real table photo turned 7°: 2 -> 12 of 13 hand tiles,
+    # a quarter turn 8 -> 11, a half turn 8 -> 11).
     rows.sort(key=lambda row: -row[0])
     known = [p.quad for p in existing]
     kept = []
@@ -167,7 +171,8 @@ def _band_axes(rect: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, 
 
 def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
                 cfg: StandingConfig) -> tuple[float, list[Proposal]]:
-    """The faces on one side of a band, and how clearly they repeat (0 when none)."""
+    """The faces on one side of a band, and how clearly they repeat next to it (0 when
+    no row is cut)."""
     centre, u, n, length, thick = _band_axes(rect)
     edge = centre + side * n * thick / 2  # the band's edge on this side, mid-length
     depth = cfg.probe_ratio * min(cfg.period[1], length / 3)
@@ -186,7 +191,13 @@ def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
     found = _repeat(profile, cfg)
     if found is None:
         return 0.0, []
-    pitch, clarity = found
+    pitch, _ = found
+    # How clearly the faces repeat right beside the band ranks this row against others
+    # over the same faces: the tiles' own tops have seams from their edge on, a rim or
+    # groove of the table has bare table first.
+    near = _repeat(np.median(strip[: max(2, int(H * cfg.near_share))].astype(np.float32),
+                             axis=0), cfg)
+    clarity = near[1] if near is not None else 0.0
     count = round(length / pitch)
     if count < 2 or abs(length / count - pitch) > cfg.fit * pitch:
         return 0.0, []

@@ -79,8 +79,8 @@ def test_quads_start_inside_the_band_and_end_a_face_past_it():
 
 def test_where_two_bands_offer_rows_over_the_same_faces_the_clearer_repeat_wins():
     """A bright strip of table just past the faces (a tray's rim) is a band too, and the
-    row hung from its near side covers the faces shifted by the gap: it repeats less
-    clearly than the row hung from the tiles' own tops, which must be the one kept (taken
+    row hung from its near side covers the faces shifted by the gap: next to the rim it
+    shows bare table, not seams, so the row hung from the tiles' own tops is kept (taken
     in the order the bands were found, the rim's row hid every face)."""
     img, faces = _scene()
     rim = Y0 + FACE_H + 20
