@@ -192,12 +192,6 @@ def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
     if found is None:
         return 0.0, []
     pitch, _ = found
-    # How clearly the faces repeat right beside the band ranks this row against others
-    # over the same faces: the tiles' own tops have seams from their edge on, a rim or
-    # groove of the table has bare table first.
-    near = _repeat(np.median(strip[: max(2, int(H * cfg.near_share))].astype(np.float32),
-                             axis=0), cfg)
-    clarity = near[1] if near is not None else 0.0
     count = round(length / pitch)
     if count < 2 or abs(length / count - pitch) > cfg.fit * pitch:
         return 0.0, []
@@ -220,6 +214,12 @@ def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
     inks = [_ink_share(gray, q, cfg.ink_level) for q in quads]
     if not inks or float(np.median(inks)) < cfg.min_row_ink:
         return 0.0, []
+    # How clearly the faces repeat right beside the band ranks this row against others
+    # over the same faces: the tiles' own tops have seams from their edge on, a rim or
+    # groove of the table has bare table first.
+    near = _repeat(np.median(strip[: max(2, int(H * cfg.near_share))].astype(np.float32),
+                             axis=0), cfg)
+    clarity = near[1] if near is not None else 0.0
     return clarity, [Proposal(q, cfg.score) for q, ink in zip(quads, inks, strict=True)
                      if ink >= cfg.min_ink]
 
