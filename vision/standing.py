@@ -169,7 +169,7 @@ def _band_axes(rect: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, 
     return np.array([cx, cy]), u, n, float(w), float(h)
 
 
-def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
+def _row_beside(gray: np.ndarray, seam_map: np.ndarray, rect: tuple, side: int,
                 cfg: StandingConfig) -> tuple[float, list[Proposal]]:
     """The faces on one side of a band, and how clearly they repeat next to it (0 when
     no row is cut)."""
@@ -185,7 +185,7 @@ def _row_beside(gray: np.ndarray, blackhat: np.ndarray, rect: tuple, side: int,
                       start + side * n * depth])
     dst = np.float32([[0, 0], [L, 0], [L, H], [0, H]])
     m = cv2.getPerspectiveTransform(src, dst)
-    strip = cv2.warpPerspective(blackhat, m, (L, H), flags=cv2.INTER_LINEAR,
+    strip = cv2.warpPerspective(seam_map, m, (L, H), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT)
     profile = np.median(strip[: max(2, H // 2)].astype(np.float32), axis=0)
     found = _repeat(profile, cfg)
