@@ -30,11 +30,13 @@ No learned detector; the steps are:
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError
+from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.noise import NoiseConfig, soften
@@ -61,17 +63,42 @@ class LocateConfig:
     proposals: ProposalConfig = field(default_factory=ProposalConfig)
     standing: StandingConfig | None = field(default_factory=StandingConfig)
     """Standing rows cut beside their bright tops (`agari.vision.standing`); None skips."""
+    cores: CoreConfig | None = None
+    """Tiles the core net finds (`agari.vision.cores`) where no classical proposal is;
+    None skips the net."""
+    core_score: float = 0.5
+    """Proposal score given to a core quad (the locator keeps proposals above 0)."""
     rows: RowConfig = field(default_factory=RowConfig)
 
 
 DEFAULT_CONFIG = LocateConfig()
-HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0))
+HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
-enlarged first (see `agari.vision.scale`). `agari detect` and bulk labelling keep
-`DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles."""
+enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
+classical steps missed (`agari.vision.cores`). `agari detect` and bulk labelling keep
+`DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles; the webcam keeps it
+for speed."""
 
 
 working_scale = pixel_scale
+
+
+_NET_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agari-cores")
+"""The core net runs beside the classical steps (onnxruntime and OpenCV release the GIL)."""
+
+
+def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float,
+                   config: LocateConfig) -> list[Proposal]:
+    """The core net's tiles in working pixels, less those a classical proposal covers."""
+    assert config.cores is not None
+    cfg = config.cores
+    if cfg.fallback_below is not None and len(existing) >= cfg.fallback_below:
+        return []
+    if cfg.company is not None:
+        cores = in_company(cores, cfg.company)
+    found = [Proposal(c.quad * np.float32(scale), config.core_score, c.face_down)
+             for c in cores]
+    return uncovered(found, [p.quad for p in existing], config.cores.overlap)
 
 
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[TileDetection]:
@@ -94,6 +121,7 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     h, w = bgr.shape[:2]
     if min(h, w) < config.min_side:
         raise ImageError(f"image is too small to hold tiles: {w}x{h} pixels")
+    net = None if config.cores is None else _NET_THREAD.submit(find_cores, bgr, config.cores)
     scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)
@@ -107,6 +135,8 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     if config.standing is not None:
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
                                         face_levels=traced)
+    if net is not None:  # last: the classical quads fit a face better where both found it
+        proposals += core_proposals(net.result(), proposals, scale, config)
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 

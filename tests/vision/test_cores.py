@@ -1,0 +1,129 @@
+"""The tile-core net: blobs decoded into quads, the shipped net run on real renders, and
+the locator taking its tiles only where it found none itself."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from agari.engine.errors import ModelError
+from agari.vision.cores import (
+    CORNER_NORM,
+    STRIDE,
+    CoreConfig,
+    CoreQuad,
+    _blobs,
+    find_cores,
+    load_session,
+    net_input,
+    uncovered,
+)
+from agari.vision.quads import match_quads, quad_iou
+
+
+def _maps(quads: list[np.ndarray], shape=(60, 80)) -> tuple[np.ndarray, np.ndarray]:
+    """Probability and corner maps a perfect net would give for faces ``quads`` (input px)."""
+    prob = np.zeros(shape, np.float32)
+    offsets = np.zeros((8, *shape), np.float32)
+    for q in quads:
+        centre = q.mean(axis=0) / STRIDE
+        y0, x0 = int(centre[1]) - 2, int(centre[0]) - 2
+        prob[y0:y0 + 5, x0:x0 + 5] = 0.9
+        ys, xs = np.mgrid[y0:y0 + 5, x0:x0 + 5]
+        at = np.stack([(xs + 0.5) * STRIDE, (ys + 0.5) * STRIDE], -1)
+        offsets[:, y0:y0 + 5, x0:x0 + 5] = ((q[None, None] - at[:, :, None]) / CORNER_NORM
+                                            ).reshape(5, 5, 8).transpose(2, 0, 1)
+    return prob, offsets
+
+
+def test_each_blob_becomes_the_quad_its_pixels_point_to():
+    a = np.float32([[20, 20], [50, 22], [48, 62], [18, 60]])
+    b = a + np.float32([60, 10])
+    prob, offsets = _maps([a, b])
+    found = _blobs(prob, offsets, CoreConfig(), face_down=False)
+    assert len(found) == 2
+    got = sorted(found, key=lambda c: c.quad[0, 0])
+    np.testing.assert_allclose(got[0].quad, a, atol=1e-3)
+    np.testing.assert_allclose(got[1].quad, b, atol=1e-3)
+    assert got[0].score == pytest.approx(0.9)
+
+
+def test_specks_and_faint_blobs_are_dropped():
+    a = np.float32([[20, 20], [50, 22], [48, 62], [18, 60]])
+    prob, offsets = _maps([a])
+    prob[40, 70] = 0.95  # one pixel: a speck
+    assert len(_blobs(prob, offsets, CoreConfig(), face_down=False)) == 1
+    assert _blobs(prob * 0.6, offsets, CoreConfig(threshold=0.5, min_score=0.6), False) == []
+
+
+def test_net_input_keeps_the_aspect_in_multiples_of_eight():
+    x, (sx, sy) = net_input(np.zeros((1080, 1920, 3), np.uint8), 960)
+    assert x.shape == (1, 3, 544, 960) and x.dtype == np.float32
+    assert sx == pytest.approx(2.0) and sy == pytest.approx(1080 / 544)
+    x, _ = net_input(np.zeros((3000, 2000, 3), np.uint8), 960)
+    assert x.shape[2:] == (960, 640)
+
+
+def test_uncovered_keeps_only_what_no_quad_covers():
+    a = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    cores = [CoreQuad(a, 0.9, False), CoreQuad(a + 30, 0.9, False)]
+    kept = uncovered(cores, [a + np.float32([2, 1])], 0.45)
+    assert len(kept) == 1 and kept[0].quad[0, 0] == 30
+    assert uncovered(cores, [], 0.45) == cores
+
+
+def test_a_missing_model_is_a_clear_error():
+    with pytest.raises(ModelError, match="not found"):
+        load_session("/no/such/cores.onnx")
+
+
+@pytest.fixture(scope="module")
+def slanted_render():
+    """A rendered hand of small faces seen at a slant on a pale cloth (15 face-up tiles):
+    the classical steps find none of them (photo_eval's scene 900039)."""
+    from agari.datasets.scene import SceneConfig, render_scene
+
+    return render_scene(900039, SceneConfig(width=1920, height=1080, fit_prob=1.0,
+                                            kinds=("shown", "standing", "table")))
+
+
+def _hand_quads(ann) -> list[np.ndarray]:
+    return [np.asarray(t.quad, np.float32) for t in ann.tiles
+            if t.role != "other" and not t.face_down and t.visible >= 0.6]
+
+
+def test_the_shipped_net_finds_the_faces_of_a_rendered_hand(slanted_render):
+    image, ann = slanted_render
+    truth = _hand_quads(ann)
+    found = [c.quad for c in find_cores(image) if not c.face_down]
+    pairs = match_quads(truth, found, iou=quad_iou, min_iou=0.5)
+    assert len(truth) == 15
+    assert len(pairs) >= 7  # 9 with the shipped net
+    assert len(found) <= len(pairs) + 3  # few blobs that are not hand faces
+
+
+def test_the_locator_adds_the_nets_tiles_where_it_found_none(slanted_render):
+    from agari.vision.locate import HAND_LOCATE, locate
+
+    image, ann = slanted_render
+    truth = _hand_quads(ann)
+    plain = [np.asarray(d.quad, np.float32) for d in locate(image, config=replace(
+        HAND_LOCATE, cores=None))]
+    both = [np.asarray(d.quad, np.float32) for d in locate(image, config=replace(
+        HAND_LOCATE, cores=CoreConfig()))]
+    hits = len(match_quads(truth, both, iou=quad_iou, min_iou=0.5))
+    assert len(match_quads(truth, plain, iou=quad_iou, min_iou=0.5)) == 0
+    assert hits >= 5  # 7 with the shipped net: lone blobs are not added
+
+
+def test_only_cores_with_a_like_sized_neighbour_count_as_tiles():
+    from agari.vision.cores import in_company
+
+    face = np.float32([[0, 0], [30, 0], [30, 40], [0, 40]])
+    row = [CoreQuad(face + np.float32([35 * k, 0]), 0.9, False) for k in range(3)]
+    lone = CoreQuad(face + np.float32([500, 300]), 0.9, False)
+    tiny = CoreQuad(face * 0.3 + np.float32([0, 60]), 0.9, False)  # near, but a speck
+    kept = in_company([*row, lone, tiny], 2.5)
+    assert [c.quad[0, 0] for c in kept] == [0, 35, 70]
+    assert in_company([lone], 2.5) == []

@@ -1,0 +1,195 @@
+"""Tile cores: a small convolutional net marks the middle of every tile and where its corners are.
+
+The classical maps (`agari.vision.regions`) need a face that stands out from
+what lies around it. A white face standing on a white rail, a row in shade on a
+pale cloth or a face under glare merges with its surroundings there, and the
+row is lost (rendered scene 900006: a clear standing hand, no tile found). The
+net (`models/tile_cores.onnx`, trained on renders by `agari.models.cores_train`)
+reads the photo at `CoreConfig.long_side` and gives, at half that resolution,
+
+* for each pixel: background, face-up core or face-down core, where a core is
+  the middle half of a tile's face (cores of touching tiles stay apart), and
+* at each core pixel: the offsets to the face's four corners, clockwise from
+  the one nearest the top left (`CORNER_NORM` pixels per unit).
+
+Each blob of core pixels becomes one quad, its corners averaged over the blob
+weighted by the core probability. The locator adds these quads to its own
+(`merge_cores`): where the classical steps found a tile the net's quad is not
+needed; where they found none it fills the gap.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TypeVar
+
+import cv2
+import numpy as np
+from agari.engine.errors import ModelError
+from agari.vision.quads import quad_overlap
+
+T = TypeVar("T")
+
+CORES_FILE = "tile_cores.onnx"
+"""The shipped net's file name inside the `agari.models` package."""
+
+STRIDE = 2
+"""Output pixels are this many input pixels apart."""
+CORNER_NORM = 64.0
+"""Corner offsets are in units of this many input pixels."""
+MULTIPLE = 8
+"""Input sides are multiples of this (three stride-2 steps)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreConfig:
+    """How the net is run and its blobs read."""
+
+    long_side: int = 960
+    """The photo's long side is scaled to this before the net reads it."""
+    threshold: float = 0.5
+    """A pixel is a core where the core class's probability exceeds this."""
+    min_pixels: int = 3
+    """Blobs with fewer output pixels are specks."""
+    min_score: float = 0.6
+    """Blobs whose peak probability is below this are dropped."""
+    threads: int = 1
+    """onnxruntime threads: one, as the net runs beside the locator's own work."""
+    model: str | None = None
+    """An ``.onnx`` file to use instead of the shipped net (for evaluating candidates)."""
+    company: float | None = 2.5
+    """A core quad is added only with a like-sized core (0.7-1.4 times its size) within
+    this many of its long sides: tiles come in rows and groups, while a lone blob on a
+    sleeve or a bottle is not a tile. None adds lone ones too."""
+    fallback_below: int | None = None
+    """Run... only when the classical steps found fewer tiles than this (None: always)."""
+    overlap: float = 0.45
+    """A core quad overlapping a classical proposal by more than this (of the smaller)
+    finds the same tile and is not added."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreQuad:
+    """One tile the net found, in the photo's pixels."""
+
+    quad: np.ndarray
+    """float32 ``(4, 2)``: corners clockwise from the top left (image axes)."""
+    score: float
+    """Mean core probability over the blob."""
+    face_down: bool
+
+
+def default_path() -> Path:
+    return Path(str(resources.files("agari.models").joinpath(CORES_FILE)))
+
+
+@lru_cache(maxsize=4)
+def load_session(path: str | None = None, threads: int | None = None) -> object:
+    """The onnxruntime session for the net (cached: `locate` is called per frame).
+
+    Raises:
+        ModelError: the file is missing or not a readable ONNX model.
+    """
+    import onnxruntime as ort
+
+    model_path = Path(path) if path else default_path()
+    if not model_path.is_file():
+        raise ModelError(f"tile core model not found: {model_path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads or max(1, min(4, len(os.sched_getaffinity(0))
+                                                      if hasattr(os, "sched_getaffinity")
+                                                      else os.cpu_count() or 1))
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelError(f"cannot load tile core model {model_path}: "
+                         f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                         ) from exc
+
+
+def net_input(bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """The photo scaled for the net, float32 ``(1, 3, H, W)`` BGR 0..255, and the factors
+    ``(sx, sy)`` from the net's input pixels back to the photo's."""
+    h, w = bgr.shape[:2]
+    k = long_side / max(h, w)
+    nw = max(MULTIPLE, int(round(w * k / MULTIPLE)) * MULTIPLE)
+    nh = max(MULTIPLE, int(round(h * k / MULTIPLE)) * MULTIPLE)
+    small = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    return small.transpose(2, 0, 1)[None].astype(np.float32), (w / nw, h / nh)
+
+
+def find_cores(bgr: np.ndarray, cfg: CoreConfig = CoreConfig(), *,
+               session: object | None = None) -> list[CoreQuad]:
+    """Tiles the net finds in a BGR photo, as quads in the photo's pixels."""
+    x, (sx, sy) = net_input(bgr, cfg.long_side)
+    sess = session if session is not None else load_session(cfg.model, cfg.threads)
+    out = sess.run(None, {"image": x})[0][0]  # (11, H/2, W/2): 3 class probs, 8 offsets
+    found: list[CoreQuad] = []
+    for cls, face_down in ((1, False), (2, True)):
+        found += _blobs(out[cls], out[3:], cfg, face_down)
+    scale = np.float32([sx, sy])
+    return [CoreQuad(c.quad * scale, c.score, c.face_down) for c in found]
+
+
+def _blobs(prob: np.ndarray, offsets: np.ndarray, cfg: CoreConfig, face_down: bool
+           ) -> list[CoreQuad]:
+    mask = (prob > cfg.threshold).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    found = []
+    for i in range(1, n):
+        x0, y0, bw, bh, area = stats[i]
+        if area < cfg.min_pixels:
+            continue
+        ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
+        ys, xs = ys + y0, xs + x0
+        p = prob[ys, xs]
+        if p.max() < cfg.min_score:
+            continue
+        w = p / p.sum()
+        at = np.stack([(xs + 0.5) * STRIDE, (ys + 0.5) * STRIDE], -1)  # input pixels
+        corners = offsets[:, ys, xs].T.reshape(-1, 4, 2) * CORNER_NORM + at[:, None, :]
+        quad = (corners * w[:, None, None]).sum(axis=0).astype(np.float32)
+        found.append(CoreQuad(quad, float(p.mean()), face_down))
+    return found
+
+
+def in_company(cores: list[CoreQuad], reach: float) -> list[CoreQuad]:
+    """The cores that have a like-sized core within ``reach`` of their long sides."""
+    if len(cores) < 2:
+        return []
+    centres = np.stack([c.quad.mean(axis=0) for c in cores])
+    sides = np.stack([np.linalg.norm(c.quad - np.roll(c.quad, 1, axis=0), axis=1) for c in cores])
+    long = sides.max(axis=1)
+    size = np.sqrt(sides[:, 0] * sides[:, 1])
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    ratio = size[:, None] / size[None]
+    near = (dist <= reach * long[:, None]) & (ratio >= 0.7) & (ratio <= 1 / 0.7)
+    np.fill_diagonal(near, False)
+    return [c for c, ok in zip(cores, near.any(axis=1), strict=True) if ok]
+
+
+def uncovered(items: list[T], quads: list[np.ndarray], overlap: float) -> list[T]:
+    """The items (anything with a ``quad``) that overlap none of ``quads`` by more than
+    ``overlap`` (of the smaller quad)."""
+    if not quads:
+        return list(items)
+    boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads], np.float32)
+    kept = []
+    for c in items:
+        lo, hi = c.quad.min(axis=0), c.quad.max(axis=0)
+        near = np.nonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0])
+                          & (boxes[:, 1] < hi[1]) & (boxes[:, 3] > lo[1]))[0]
+        if all(quad_overlap(c.quad, quads[j]) <= overlap for j in near):
+            kept.append(c)
+    return kept
+
+
+__all__ = ["CORES_FILE", "CoreConfig", "CoreQuad", "find_cores", "load_session", "net_input",
+           "uncovered"]
