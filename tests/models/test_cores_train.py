@@ -1,0 +1,91 @@
+"""Training data of the tile-core net: targets point at the true corners through every crop,
+turn and mirror; the trained net exports to ONNX that agrees with torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from agari.models import cores_train as ct  # noqa: E402
+from agari.vision.cores import CORNER_NORM, STRIDE  # noqa: E402
+
+
+@pytest.mark.parametrize("turn", [0, 30, 90, 160, 200, 300])
+def test_corners_are_ordered_clockwise_from_the_top_left_whatever_the_turn(turn):
+    box = np.float32([[-10, -15], [10, -15], [10, 15], [-10, 15]])  # upright: TL, TR, BR, BL
+    a = np.deg2rad(turn)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    quad = (box @ rot.T + 100)[np.random.default_rng(turn).permutation(4)]
+    got = ct.clockwise_from_top_left(quad)
+    centre = got.mean(axis=0)
+    first = got[0] - centre
+    assert first[0] < 0 and first[1] < 0 if turn % 90 == 0 else True
+    lead = np.arctan2(first[1], first[0])  # the first corner is the one nearest up-left
+    nearest = min(np.abs((np.arctan2(*(q - centre)[::-1]) + 3 * np.pi / 4 + np.pi)
+                         % (2 * np.pi) - np.pi) for q in quad)
+    assert abs((lead + 3 * np.pi / 4 + np.pi) % (2 * np.pi) - np.pi) == pytest.approx(nearest)
+    a, b, c = got[0], got[1], got[2]
+    assert (b - a)[0] * (c - b)[1] - (b - a)[1] * (c - b)[0] > 0  # clockwise on screen
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cores")
+    recipe = ct.Recipe(scenes=3, size=(480, 272), first_seed=5)
+    ct.render_data(recipe, folder)
+    return recipe, ct.load_data(folder)
+
+
+def test_rendered_targets_mark_cores_inside_their_faces(tiny_data):
+    _, data = tiny_data
+    part = data[0]
+    assert part.images.shape == (3, 272, 480, 3)
+    rows, cols = np.nonzero(part.ids[0])
+    assert len(rows) > 0
+    tiles = part.ids[0][rows, cols].astype(int) - 1
+    at = np.stack([(cols + 0.5) * STRIDE, (rows + 0.5) * STRIDE], -1)
+    centres = part.quads[0][tiles].mean(axis=1)
+    sides = np.linalg.norm(part.quads[0][tiles, 1] - part.quads[0][tiles, 0], axis=1)
+    # Core pixels lie within the middle half of their face (a pixel's slack allowed).
+    assert np.all(np.linalg.norm(at - centres, axis=1) <= 0.5 * 1.5 * sides + 2 * STRIDE)
+
+
+def test_crops_keep_targets_on_their_tiles_through_turns_and_mirrors(tiny_data):
+    recipe, data = tiny_data
+    sampler = ct.Sampler(data, recipe, np.random.default_rng(3))
+    checked = 0
+    for _ in range(12):
+        image, cls, offsets, weight = sampler.crop(0, int(sampler.rng.integers(3)))
+        assert image.shape == (3, recipe.crop, recipe.crop) and image.dtype == np.float32
+        rows, cols = np.nonzero(weight > 0)
+        if not len(rows):
+            continue
+        assert set(np.unique(cls[rows, cols])) <= {ct.FACE_UP, ct.FACE_DOWN}
+        at = np.stack([(cols + 0.5) * STRIDE, (rows + 0.5) * STRIDE], -1)
+        corners = offsets[:, rows, cols].T.reshape(-1, 4, 2) * CORNER_NORM + at[:, None]
+        # Every core pixel sits in the middle half of the face its corners describe, give or
+        # take the output grid's rounding (drawn on the scene's grid, then resampled with
+        # the crop's zoom of up to 1.6). A turn or mirror applied to the image but not to
+        # the corners would put them a whole tile away.
+        centre = corners.mean(axis=1)
+        spread = np.linalg.norm(corners - centre[:, None], axis=2).max(axis=1)
+        big = spread >= 15
+        dist = np.linalg.norm(at - centre, axis=1)
+        assert np.all(dist[big] <= 0.5 * spread[big] + 4 * STRIDE)
+        checked += int(big.any())
+    assert checked >= 3
+
+
+def test_a_net_exports_to_onnx_that_agrees_with_torch(tmp_path):
+    net = ct.CoreNet().eval()
+    path = ct.export(net, tmp_path / "cores.onnx")
+    from agari.vision.cores import find_cores, load_session
+
+    session = load_session(str(path))
+    out = session.run(None, {"image": np.zeros((1, 3, 64, 96), np.float32)})[0]
+    assert out.shape == (1, 11, 32, 48)
+    np.testing.assert_allclose(out[0, :3].sum(axis=0), 1.0, atol=1e-5)
+    assert isinstance(find_cores(np.zeros((100, 150, 3), np.uint8), session=session), list)
