@@ -14,7 +14,9 @@ Datasets (any combination):
 
 ``--classify [MODEL]`` runs the classifier after the locator and drops what it
 calls ``none`` (the veto `agari detect` applies); ``--fill`` with it completes
-rows as well (`agari.vision.fill`), which is all of `agari detect`. ``--fit-weights`` prints a
+rows as well (`agari.vision.fill`), which is all of `agari detect`. ``--hand`` runs the
+locator as `agari photo` does (`HAND_LOCATE`: small photos enlarged, the core net
+filling gaps) instead of as `agari detect` does. ``--fit-weights`` prints a
 fresh fit of `agari.vision.scoring.ScoreWeights` on the tray's fit half and on
 ``--synth`` rendered scenes from seed 20000 (never the evaluation seeds).
 
@@ -23,6 +25,7 @@ Examples::
     python bench/locate_eval.py --step 3
     python bench/locate_eval.py --step 1 --classify --fill     # as agari detect
     python bench/locate_eval.py --tray none --synth 200 --size 1920x1080
+    python bench/locate_eval.py --tray none --synth 200 --size 1920x1080 --hand  # as agari photo
     python bench/locate_eval.py --fit-weights --step 3 --synth 40
 """
 
@@ -178,15 +181,15 @@ class Detect:
     """What is run on each photo: the locator, then optionally the classifier's veto and
     row completion (as `agari detect` does)."""
 
-    def __init__(self, classifier=None, *, fill: bool = False) -> None:
-        self.classifier, self.fill = classifier, fill
+    def __init__(self, classifier=None, *, fill: bool = False, hand: bool = False) -> None:
+        self.classifier, self.fill, self.hand = classifier, fill, hand
 
     def __call__(self, image: np.ndarray) -> list:
         from agari.vision.fill import read_tiles
-        from agari.vision.locate import locate
+        from agari.vision.locate import DEFAULT_CONFIG, HAND_LOCATE, locate
 
         if self.classifier is None:
-            return locate(image)
+            return locate(image, config=HAND_LOCATE if self.hand else DEFAULT_CONFIG)
         return [d for d in read_tiles(image, self.classifier, fill=self.fill)
                 if d.label is not None]
 
@@ -328,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="drop what the classifier calls none (optional model path)")
     ap.add_argument("--fill", action="store_true",
                     help="with --classify: complete rows too (agari.vision.fill), as agari detect")
+    ap.add_argument("--hand", action="store_true",
+                    help="without --classify: the locator as agari photo runs it (HAND_LOCATE: "
+                         "small photos enlarged, the core net filling gaps)")
     ap.add_argument("--fit-weights", action="store_true", help="print a fit of the score weights")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -336,7 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         from agari.models.classifier import TileClassifier
 
         classifier = TileClassifier.load(args.classify or None)
-    detect = Detect(classifier, fill=args.fill)
+    if args.hand and classifier is not None:
+        ap.error("--hand measures the locator alone: leave out --classify")
+    detect = Detect(classifier, fill=args.fill, hand=args.hand)
     results: dict[str, dict] = {}
     tray = None if args.tray == "none" else Path(args.tray)
     if tray is not None and not tray.is_dir():
