@@ -5,6 +5,7 @@ Usage (run with ``nice``; the machine is shared)::
     nice -n 10 python bench/photo_eval.py --scenes 200 --seed 900000
     nice -n 10 python bench/photo_eval.py --scenes 200 --detections truth   # stages 3-4 alone
     nice -n 10 python bench/photo_eval.py --real ../shared/data/real-dev/scenes --scenes 0
+    nice -n 10 python bench/photo_eval.py --scenes 200 --no-cores   # without the core net
 
 Synthetic scenes come from `agari.datasets.scene.render_scene` with the whole
 hand in frame (``fit_prob=1``); seeds start at ``--seed`` (pick seeds the
@@ -59,10 +60,12 @@ from agari.engine.rules import Rules
 from agari.engine.scoring import score
 from agari.engine.tiles import Tile
 from agari.engine.waits import score_each_wait
+from agari.vision.cores import CoreConfig
 from agari.vision.fill import HAND_FILL
 from agari.vision.layout import DEFAULT_LAYOUT
 from agari.vision.layout_extras import ExtrasConfig
 from agari.vision.layout_truth import expected_layout, hand_key, layout_key
+from agari.vision.locate import HAND_LOCATE
 from agari.vision.reading_checks import Situation
 from agari.vision.reframe import DEFAULT_REFRAME
 
@@ -443,13 +446,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reframe", action="store_true",
                     help="also re-frame unsure located tiles before row completion "
                          "(agari.vision.reframe; off in agari photo)")
+    ap.add_argument("--no-cores", action="store_true",
+                    help="locate without the core net (agari.vision.cores), as before it")
+    ap.add_argument("--cores-model", type=Path, default=None,
+                    help="core net .onnx to use instead of the shipped one")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.rules) if "/" not in args.rules else Rules.resolve(args.rules)
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
+    cores = None if args.no_cores else replace(
+        HAND_LOCATE.cores or CoreConfig(),
+        model=str(args.cores_model) if args.cores_model else None)
     args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
-                                 reframe=DEFAULT_REFRAME if args.reframe else None)
+                                 reframe=DEFAULT_REFRAME if args.reframe else None,
+                                 locate=replace(HAND_LOCATE, cores=cores))
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier

@@ -1,6 +1,6 @@
-"""`locate`: find every tile in a photo with classical OpenCV (stage 1 of the pipeline).
+"""`locate`: find every tile in a photo (stage 1 of the pipeline).
 
-No learned detector; the steps are:
+Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gaps:
 
 1. Working scale (`agari.vision.scale`): a small probe estimates the tile size
    and the photo is shrunk so that tiles are about 64 pixels long (never
@@ -23,7 +23,10 @@ No learned detector; the steps are:
 5. Standing rows (`agari.vision.standing`): faces in shade below a long bright
    band (the tiles' tops) are cut by the repeat of their seams, where the
    other proposals left them uncovered.
-6. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
+6. Core net (`agari.vision.cores`, when `LocateConfig.cores` is set): a small
+   convolutional net, run beside steps 1-5, marks tile middles and corners; its
+   quads are added where no other proposal lies and a like-sized one is near.
+7. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
    direction and the sideways flag, sorted in reading order, and mapped back
    to the original image's pixels.
 """
