@@ -38,3 +38,33 @@ def test_tiny_training_run_exports_a_working_model(tmp_path):
     assert report["sets"]["synth_val"]["n"] > 0
     clf = TileClassifier.load(out)
     assert clf.spec.extra and dict(clf.spec.extra)["seed"] == "0"
+
+
+def test_train_cores_without_the_extra_is_one_line_error(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    result = runner.invoke(app, ["train", "cores", "--out", str(tmp_path / "c.onnx"),
+                                 "--data", str(tmp_path / "data")])
+    assert result.exit_code == 1
+    assert "agari[train]" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "c.onnx").exists() and not (tmp_path / "data").exists()
+
+
+@pytest.mark.slow
+def test_tiny_cores_run_renders_trains_and_exports_a_net_the_locator_loads(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import numpy as np
+    from agari.vision.cores import CoreConfig, find_cores
+
+    out, data = tmp_path / "c.onnx", tmp_path / "data"
+    args = ["train", "cores", "--out", str(out), "--data", str(data), "--scenes", "4",
+            "--steps", "2", "--workers", "2", "--threads", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in data.glob("*.done")) == ["part0.done", "part1.done"]
+    found = find_cores(np.full((120, 160, 3), 128, np.uint8), CoreConfig(model=str(out)))
+    assert isinstance(found, list)
+    # A second run reuses the rendered scenes instead of drawing them again.
+    before = (data / "part0_images.npy").stat().st_mtime_ns
+    assert runner.invoke(app, args).exit_code == 0
+    assert (data / "part0_images.npy").stat().st_mtime_ns == before
