@@ -22,12 +22,10 @@ from agari.engine.tiles import BACK, NONE, TILE_NAMES, Tile
 from agari.models.spec import EMBEDDING_NAME, INPUT_NAME, LOGITS_NAME, ModelSpec
 from agari.vision.crops import as_bgr, crop_detections, fit_portrait
 from agari.vision.detection import Label, TileDetection
+from agari.vision.runtime import open_session
 
 MODEL_FILE = "tile_classifier.onnx"
 """The shipped model's file name inside the `agari.models` package."""
-
-MAX_THREADS = 4
-"""Cap on onnxruntime's intra-op threads: more only contend on a small machine."""
 
 BATCH_SIZE = 256
 """Crops per onnxruntime call: bounds memory, keeps batching efficient."""
@@ -36,15 +34,6 @@ BATCH_SIZE = 256
 def default_model_path() -> Path:
     """Path of the model shipped in the package (``agari/models/tile_classifier.onnx``)."""
     return Path(str(resources.files("agari.models").joinpath(MODEL_FILE)))
-
-
-def default_threads() -> int:
-    """Threads for inference: the CPUs this process may use, at most `MAX_THREADS`."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, cpus))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,33 +107,14 @@ class TileClassifier:
 
         Args:
             path: an ``.onnx`` file; None for the model shipped with agari.
-            threads: onnxruntime intra-op threads (default `default_threads`).
+            threads: onnxruntime intra-op threads (default `agari.vision.runtime.default_threads`).
 
         Raises:
             ModelError: the file is missing, not a readable ONNX model, lacks
                 the ``agari.*`` metadata, or has the wrong inputs/outputs.
         """
-        import onnxruntime as ort
-
         model_path = Path(path) if path is not None else default_model_path()
-        if not model_path.is_file():
-            raise ModelError(f"classifier model not found: {model_path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or default_threads()
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.log_severity_level = 3
-        # Idle threads sleep instead of spinning: on a small shared CPU spinning steals
-        # time from the caller's own work (the locator, the UI) for no gain.
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            session = ort.InferenceSession(
-                str(model_path), opts, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise ModelError(f"cannot load classifier model {model_path}: "
-                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
-                             ) from exc
+        session = open_session(model_path, "classifier model", threads)
         meta = session.get_modelmeta().custom_metadata_map
         spec = ModelSpec.from_metadata(meta, source=str(model_path))
         _check_signature(session, spec, model_path)

@@ -20,7 +20,6 @@ needed; where they found none it fills the gap.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -29,8 +28,8 @@ from typing import TypeVar
 
 import cv2
 import numpy as np
-from agari.engine.errors import ModelError
 from agari.vision.quads import quad_overlap
+from agari.vision.runtime import open_session
 
 T = TypeVar("T")
 
@@ -94,24 +93,7 @@ def load_session(path: str | None = None, threads: int | None = None) -> object:
     Raises:
         ModelError: the file is missing or not a readable ONNX model.
     """
-    import onnxruntime as ort
-
-    model_path = Path(path) if path else default_path()
-    if not model_path.is_file():
-        raise ModelError(f"tile core model not found: {model_path}")
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads or max(1, min(4, len(os.sched_getaffinity(0))
-                                                      if hasattr(os, "sched_getaffinity")
-                                                      else os.cpu_count() or 1))
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    try:
-        return ort.InferenceSession(str(model_path), opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own untyped errors
-        raise ModelError(f"cannot load tile core model {model_path}: "
-                         f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
-                         ) from exc
+    return open_session(Path(path) if path else default_path(), "tile core model", threads)
 
 
 def net_input(bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, tuple[float, float]]:
