@@ -1,11 +1,11 @@
 """Tile cores: a small convolutional net marks the middle of every tile and where its corners are.
 
 The classical maps (`agari.vision.regions`) need a face that stands out from
-what lies around it. A white face standing on a white rail, a row in shade on a
-pale cloth or a face under glare merges with its surroundings there, and the
-row is lost (rendered scene 900006: a clear standing hand, no tile found). The
-net (`models/tile_cores.onnx`, trained on renders by `agari.models.cores_train`)
-reads the photo at `CoreConfig.long_side` and gives, at half that resolution,
+what lies around it, and splitting needs clear seams. Small faces seen at a
+slant on a pale cloth have neither: in rendered scene 900039 the classical steps
+find none of the hand's 15 faces, the net 9. The net (`models/tile_cores.onnx`,
+trained on renders by `agari.models.cores_train`) reads the photo at
+`CoreConfig.long_side` and gives, at half that resolution,
 
 * for each pixel: background, face-up core or face-down core, where a core is
   the middle half of a tile's face (cores of touching tiles stay apart), and
@@ -14,8 +14,9 @@ reads the photo at `CoreConfig.long_side` and gives, at half that resolution,
 
 Each blob of core pixels becomes one quad, its corners averaged over the blob
 weighted by the core probability. The locator adds these quads to its own
-(`merge_cores`): where the classical steps found a tile the net's quad is not
-needed; where they found none it fills the gap.
+last (`agari.vision.locate.core_proposals`): where its classical steps found a
+tile, their quad fits the face better; where they found none, the net's fills
+the gap.
 """
 
 from __future__ import annotations
@@ -64,8 +65,6 @@ class CoreConfig:
     """A core quad is added only with a like-sized core (0.7-1.4 times its size) within
     this many of its long sides: tiles come in rows and groups, while a lone blob on a
     sleeve or a bottle is not a tile. None adds lone ones too."""
-    fallback_below: int | None = None
-    """Run... only when the classical steps found fewer tiles than this (None: always)."""
     overlap: float = 0.45
     """A core quad overlapping a classical proposal by more than this (of the smaller)
     finds the same tile and is not added."""

@@ -33,7 +33,7 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -86,8 +86,15 @@ for speed."""
 working_scale = pixel_scale
 
 
-_NET_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agari-cores")
-"""The core net runs beside the classical steps (onnxruntime and OpenCV release the GIL)."""
+def _beside(fn, *args) -> Future:
+    """``fn(*args)`` started on a thread of its own (onnxruntime and OpenCV release the GIL,
+    so the core net runs beside the classical steps). A pool per call: a pool kept across
+    calls would keep dead threads in a forked worker and never run its work."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agari-cores")
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        pool.shutdown(wait=False)  # the submitted call still runs to its end
 
 
 def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float,
@@ -95,8 +102,6 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
     """The core net's tiles in working pixels, less those a classical proposal covers."""
     assert config.cores is not None
     cfg = config.cores
-    if cfg.fallback_below is not None and len(existing) >= cfg.fallback_below:
-        return []
     if cfg.company is not None:
         cores = in_company(cores, cfg.company)
     found = [Proposal(c.quad * np.float32(scale), config.core_score, c.face_down)
@@ -124,7 +129,7 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
     h, w = bgr.shape[:2]
     if min(h, w) < config.min_side:
         raise ImageError(f"image is too small to hold tiles: {w}x{h} pixels")
-    net = None if config.cores is None else _NET_THREAD.submit(find_cores, bgr, config.cores)
+    net = None if config.cores is None else _beside(find_cores, bgr, config.cores)
     scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)
