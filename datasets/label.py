@@ -38,18 +38,11 @@ from agari.datasets.label_journal import JobLock, Journal
 from agari.datasets.label_review import REVIEW_COUNT, write_review
 from agari.datasets.label_runners import Results, check_cluster, run_dask, run_inline, run_pool
 from agari.datasets.label_worker import WorkerConfig
+from agari.engine.cpus import usable_cpus
 from agari.engine.errors import InvalidInput, ModelError
 
 MAX_THREADS_PER_WORKER = 4
 """Native threads one worker may use when there are more cores than workers."""
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def threads_per_worker(workers: int) -> int:

@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
+from agari.engine.cpus import usable_cpus
 from agari.engine.errors import AgariError, InvalidInput
 from agari.engine.requests import parse_request
 from agari.engine.rules import Rules
@@ -95,11 +96,7 @@ WRITE_LINES = 256
 
 def default_jobs() -> int:
     """Worker processes for a big batch: the CPUs this process may use (at most `MAX_JOBS`)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_JOBS))
+    return max(1, min(usable_cpus(), MAX_JOBS))
 
 
 def run_batch(lines: Iterable[str], out: TextIO, *, jobs: int | None = None) -> tuple[int, int]:

@@ -7,9 +7,9 @@ from the caller's own work (the locator, the UI) for no gain.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from agari.engine.cpus import usable_cpus
 from agari.engine.errors import ModelError
 
 MAX_THREADS = 4
@@ -18,11 +18,7 @@ MAX_THREADS = 4
 
 def default_threads() -> int:
     """Threads for inference: the CPUs this process may use, at most `MAX_THREADS`."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, cpus))
+    return max(1, min(MAX_THREADS, usable_cpus()))
 
 
 def open_session(path: Path, what: str, threads: int | None = None) -> object:
