@@ -122,7 +122,7 @@ def render_data(recipe: Recipe, folder: Path, part: int = 0, parts: int = 1,
     config = SceneConfig(width=2 * w, height=2 * h)
     mine = list(range(part, recipe.scenes, parts))
     folder.mkdir(parents=True, exist_ok=True)
-    out = _open(folder / f"part{part}", len(mine), recipe.size, "w+")
+    out = _create(folder / f"part{part}", len(mine), recipe.size)
     for row, k in enumerate(mine):
         image, ann = render_scene(recipe.first_seed + k, config)
         out.images[row] = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
@@ -152,23 +152,24 @@ def render_data(recipe: Recipe, folder: Path, part: int = 0, parts: int = 1,
     (folder / f"part{part}.done").write_text(f"{len(mine)} scenes\n", encoding="utf-8")
 
 
-def _open(stem: Path, n: int, size: tuple[int, int], mode: str) -> SceneData:
+_FIELDS = ("images", "classes", "ids", "quads")
+
+
+def _create(stem: Path, n: int, size: tuple[int, int]) -> SceneData:
+    """Empty arrays for ``n`` scenes of ``size``, mapped to ``{stem}_{field}.npy``."""
     w, h = size
     grid = (n, h // STRIDE, w // STRIDE)
     shapes = {"images": ((n, h, w, 3), np.uint8), "classes": (grid, np.uint8),
-              "ids": (grid, np.uint16),
-              "quads": ((n, MAX_TILES, 4, 2), np.float32)}
-    arrays = {}
-    for name, (shape, dtype) in shapes.items():
-        path = f"{stem}_{name}.npy"
-        arrays[name] = (np.lib.format.open_memmap(path, mode, dtype, shape) if mode == "w+"
-                        else np.load(path, mmap_mode="r"))
-    return SceneData(**arrays)
+              "ids": (grid, np.uint16), "quads": ((n, MAX_TILES, 4, 2), np.float32)}
+    return SceneData(**{name: np.lib.format.open_memmap(f"{stem}_{name}.npy", "w+", dtype, shape)
+                        for name, (shape, dtype) in shapes.items()})
 
 
 def load_data(folder: Path) -> list[SceneData]:
     """The parts `render_data` finished in ``folder`` (an interrupted part is not read)."""
-    return [_open(p.with_suffix(""), 0, (0, 0), "r") for p in sorted(folder.glob("part*.done"))]
+    return [SceneData(**{name: np.load(f"{p.with_suffix('')}_{name}.npy", mmap_mode="r")
+                         for name in _FIELDS})
+            for p in sorted(folder.glob("part*.done"))]
 
 
 class Sampler:
