@@ -1,4 +1,4 @@
-"""Training the tile-core net (`agari.vision.cores`) on rendered scenes (torch, CPU).
+"""Training the tile-core net (`agari.vision.cores`) on rendered scenes (torch).
 
 Data: scenes from `agari.datasets.scene.render_scene` (all kinds, the renderer's
 own mix of sizes, framing, clutter and effects), scaled to `SceneData.size`.
@@ -9,7 +9,10 @@ background), and at core pixels the four face corners. A core is the middle
 
 Training reads random crops (`Recipe.crop` pixels, zoomed 0.6-1.6×, quarter
 turns, mirroring, colour, grain and blur) so the net sees each tile size at
-many scales and no colour is special. Seeded end to end, single process.
+many scales and no colour is special. Seeded end to end: with ``Recipe.loaders`` worker
+processes making crops, each worker has its own seeded stream and the batches are taken
+from the workers in turn, so a run repeats exactly for the same recipe. ``Recipe.device``
+runs the net on a GPU when torch has one (crops are still made on the CPU).
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ class Recipe:
     threads: int = 2
     holdout: int = 60
     """The last scenes are kept out of training (a check the loss can be read on)."""
+    loaders: int = 0
+    """Processes making crops beside training (0: crops are made between steps)."""
+    device: str = "cpu"
+    """torch device the net trains on (``cuda`` for a GPU)."""
 
 
 def _block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
@@ -217,10 +224,17 @@ class Sampler:
         return _colour(img, rng), np.ascontiguousarray(cls), offsets, weight
 
     def batch(self, items: list[tuple[int, int]]) -> tuple[torch.Tensor, ...]:
+        """Images, classes, corner offsets and weights, stacked in compact types (uint8,
+        float16: a quarter of the bytes to pass from loader processes); `_unpack` widens."""
         parts = list(zip(*(self.crop(d, i) for d, i in items), strict=True))
-        return (torch.from_numpy(np.stack(parts[0])),
-                torch.from_numpy(np.stack(parts[1]).astype(np.int64)),
-                torch.from_numpy(np.stack(parts[2])), torch.from_numpy(np.stack(parts[3])))
+        return (torch.from_numpy(np.stack(parts[0])), torch.from_numpy(np.stack(parts[1])),
+                torch.from_numpy(np.stack(parts[2]).astype(np.float16)),
+                torch.from_numpy(np.stack(parts[3]).astype(np.float16)))
+
+
+def _unpack(batch: tuple[torch.Tensor, ...], device: torch.device) -> tuple[torch.Tensor, ...]:
+    x, cls, offsets, weight = (t.to(device, non_blocking=True) for t in batch)
+    return x.float(), cls.long(), offsets.float(), weight.float()
 
 
 def _colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -236,7 +250,7 @@ def _colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.2:
         k = int(rng.choice([3, 5]))
         x = cv2.GaussianBlur(x, (k, k), 0)
-    return np.clip(x, 0, 255).astype(np.float32).transpose(2, 0, 1).copy()
+    return np.rint(np.clip(x, 0, 255)).astype(np.uint8).transpose(2, 0, 1).copy()
 
 
 def _corner_targets(cls: np.ndarray, idm: np.ndarray, quads: np.ndarray
@@ -265,7 +279,8 @@ def loss(out: torch.Tensor, cls: torch.Tensor, offsets: torch.Tensor, weight: to
     target = cls.clone()
     ignored = cls == IGNORE
     target[ignored] = BACKGROUND
-    per_pixel = F.cross_entropy(out[:, :3], target, weight=torch.tensor([1.0, 2.0, 2.0]),
+    per_pixel = F.cross_entropy(out[:, :3], target,
+                                weight=torch.tensor([1.0, 2.0, 2.0], device=out.device),
                                 reduction="none")
     class_loss = (per_pixel * ~ignored).sum() / (~ignored).sum().clamp(min=1)
     corner = F.smooth_l1_loss(out[:, 3:], offsets, reduction="none", beta=0.05).sum(1)
@@ -273,36 +288,97 @@ def loss(out: torch.Tensor, cls: torch.Tensor, offsets: torch.Tensor, weight: to
     return class_loss, corner_loss
 
 
+class _Crops(torch.utils.data.IterableDataset):
+    """Batches from one seeded `Sampler` per loader process (``steps`` of them in all)."""
+
+    def __init__(self, data: list[SceneData], recipe: Recipe, pool: list[tuple[int, int]]):
+        super().__init__()
+        self.data, self.recipe, self.pool = data, recipe, pool
+
+    # Loader processes are started fresh (a forked copy of a process that has run OpenCV's
+    # or torch's thread pools can hang), so this is pickled: arrays mapped from disk travel
+    # as their file names, not their contents.
+    def __getstate__(self) -> dict:
+        def ref(arr: np.ndarray) -> object:
+            return ("file", arr.filename) if isinstance(arr, np.memmap) and arr.filename \
+                else arr
+
+        data = [{name: ref(getattr(d, name)) for name in _FIELDS} for d in self.data]
+        return {"data": data, "recipe": self.recipe, "pool": self.pool}
+
+    def __setstate__(self, state: dict) -> None:
+        def load(ref: object) -> np.ndarray:
+            if isinstance(ref, tuple):
+                return np.load(ref[1], mmap_mode="r")
+            return ref  # type: ignore[return-value]
+
+        self.data = [SceneData(**{k: load(v) for k, v in d.items()}) for d in state["data"]]
+        self.recipe, self.pool = state["recipe"], state["pool"]
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        worker, workers = (info.id, info.num_workers) if info else (0, 1)
+        torch.set_num_threads(1)
+        cv2.setNumThreads(1)
+        rng = np.random.default_rng([self.recipe.seed, worker + 1])
+        sampler = Sampler(self.data, self.recipe, rng)
+        # The loader takes batches from its workers in turn: worker w makes steps w, w+n...
+        for _ in range(worker, self.recipe.steps, workers):
+            yield sampler.batch([self.pool[j] for j in
+                                 rng.integers(0, len(self.pool), self.recipe.batch)])
+
+
+def _batches(data: list[SceneData], recipe: Recipe, pool: list[tuple[int, int]],
+             rng: np.random.Generator):
+    if recipe.loaders <= 0:
+        sampler = Sampler(data, recipe, rng)
+        for _ in range(recipe.steps):
+            yield sampler.batch([pool[j] for j in rng.integers(0, len(pool), recipe.batch)])
+        return
+    import multiprocessing
+
+    start = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    yield from torch.utils.data.DataLoader(
+        _Crops(data, recipe, pool), batch_size=None, num_workers=recipe.loaders,
+        pin_memory=recipe.device != "cpu", prefetch_factor=4, persistent_workers=False,
+        multiprocessing_context=start)
+
+
 def train(recipe: Recipe, data: list[SceneData], out: Path,
-          log: Callable[[str], None] = lambda _: None) -> CoreNet:
-    """Train a `CoreNet` and save its weights to ``out`` (a ``.pt`` file) as it goes."""
+          log: Callable[[str], None] = lambda _: None, init: Path | None = None) -> CoreNet:
+    """Train a `CoreNet` and save its weights to ``out`` (a ``.pt`` file) as it goes;
+    ``init``: weights to start from (a file saved by an earlier run)."""
     torch.manual_seed(recipe.seed)
     torch.set_num_threads(recipe.threads)
+    device = torch.device(recipe.device)
     rng = np.random.default_rng(recipe.seed)
-    sampler = Sampler(data, recipe, rng)
-    held = min(recipe.holdout, len(sampler.index) // 10)
-    pool = sampler.index[:-held] if held else sampler.index
+    index = [(d, i) for d in range(len(data)) for i in range(len(data[d].images))]
+    held = min(recipe.holdout, len(index) // 10)
+    pool = index[:-held] if held else index
     net = CoreNet()
+    if init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu"))
+    net = net.to(device)
     opt = torch.optim.AdamW(net.parameters(), recipe.lr * 2 / 3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, recipe.lr, total_steps=recipe.steps,
                                                 pct_start=0.1)
     start, smooth = time.time(), None
-    for step in range(recipe.steps):
-        net.train()
-        x, cls, offsets, weight = sampler.batch(
-            [pool[j] for j in rng.integers(0, len(pool), recipe.batch)])
+    net.train()
+    for step, batch in enumerate(_batches(data, recipe, pool, rng)):
+        x, cls, offsets, weight = _unpack(batch, device)
         class_loss, corner_loss = loss(net.logits(x), cls, offsets, weight)
         opt.zero_grad()
         (class_loss + corner_loss).backward()
         opt.step()
         sched.step()
-        now = np.array([class_loss.item(), corner_loss.item()])
-        smooth = now if smooth is None else 0.98 * smooth + 0.02 * now
+        if step % 50 == 0 or step == recipe.steps - 1:  # .item() waits for the GPU: not every step
+            now = np.array([class_loss.item(), corner_loss.item()])
+            smooth = now if smooth is None else 0.8 * smooth + 0.2 * now
         if step % 250 == 0 or step == recipe.steps - 1:
             log(f"step {step}: class loss {smooth[0]:.4f}, corner loss {smooth[1]:.4f}, "
                 f"{time.time() - start:.0f} s")
             torch.save(net.state_dict(), out)
-    return net.eval()
+    return net.cpu().eval()
 
 
 def export(net: CoreNet, path: Path) -> Path:

@@ -117,9 +117,16 @@ def cores(
         help="Folder for the rendered scenes (reused when it already holds them).")] = Path(
         "cores-data"),
     scenes: Annotated[int, typer.Option(help="Scenes to render.")] = 2200,
-    steps: Annotated[int, typer.Option(help="Training steps (16 crops each).")] = 3200,
+    steps: Annotated[int, typer.Option(help="Training steps.")] = 3200,
+    batch: Annotated[int, typer.Option(help="Crops per step.")] = 16,
+    lr: Annotated[float, typer.Option(help="Peak learning rate (one-cycle schedule).")] = 3e-3,
+    init: Annotated[Path | None, typer.Option(
+        help="Start from these weights (a .pt file a run saved) instead of random ones.")] = None,
     seed: Annotated[int, typer.Option(help="Seed for initialisation, crops and order.")] = 0,
     workers: Annotated[int, typer.Option(help="Processes rendering scenes.")] = 2,
+    loaders: Annotated[int, typer.Option(
+        help="Processes making crops beside training (0: made between steps).")] = 0,
+    device: Annotated[str, typer.Option(help="torch device to train on: cpu, cuda...")] = "cpu",
     threads: Annotated[int, typer.Option(help="torch threads.")] = 2,
 ) -> None:
     """Train the tile-core net the locator uses for hand photos (≈ 35 min on 2 cores)."""
@@ -131,7 +138,7 @@ def cores(
 
         try:
             import onnx  # noqa: F401
-            import torch  # noqa: F401
+            import torch
         except ImportError as exc:
             raise AgariError(f"training needs the agari[train] extra ({exc.name} is missing): "
                              "pip install 'agari[train]'", code="missing_extra") from None
@@ -141,13 +148,21 @@ def cores(
             sys.stderr.write(line + "\n")
             sys.stderr.flush()
 
-        recipe = ct.Recipe(seed=seed, scenes=scenes, steps=steps, threads=threads)
+        try:
+            torch.empty(0, device=device)
+        except (RuntimeError, ValueError) as exc:
+            raise AgariError(f"torch cannot use device {device!r}: {str(exc).splitlines()[0]}",
+                             code="bad_device") from None
+        if init is not None and not init.is_file():
+            raise AgariError(f"no weights file at {init}", code="not_found")
+        recipe = ct.Recipe(seed=seed, scenes=scenes, steps=steps, batch=batch, lr=lr,
+                           threads=threads, loaders=loaders, device=device)
         if not ct.load_data(data):
             log(f"rendering {scenes} scenes into {data}")
             with ProcessPoolExecutor(workers) as pool:
                 for job in [pool.submit(ct.render_data, recipe, data, k, workers)
                             for k in range(workers)]:
                     job.result()
-        net = ct.train(recipe, ct.load_data(data), data / "cores.pt", log=log)
+        net = ct.train(recipe, ct.load_data(data), data / "cores.pt", log=log, init=init)
         ct.export(net, out)
         log(f"wrote {out}")

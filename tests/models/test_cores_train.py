@@ -3,6 +3,8 @@ turn and mirror; the trained net exports to ONNX that agrees with torch."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -59,7 +61,7 @@ def test_crops_keep_targets_on_their_tiles_through_turns_and_mirrors(tiny_data):
     checked = 0
     for _ in range(12):
         image, cls, offsets, weight = sampler.crop(0, int(sampler.rng.integers(3)))
-        assert image.shape == (3, recipe.crop, recipe.crop) and image.dtype == np.float32
+        assert image.shape == (3, recipe.crop, recipe.crop) and image.dtype == np.uint8
         rows, cols = np.nonzero(weight > 0)
         if not len(rows):
             continue
@@ -89,3 +91,45 @@ def test_a_net_exports_to_onnx_that_agrees_with_torch(tmp_path):
     assert out.shape == (1, 11, 32, 48)
     np.testing.assert_allclose(out[0, :3].sum(axis=0), 1.0, atol=1e-5)
     assert isinstance(find_cores(np.zeros((100, 150, 3), np.uint8), session=session), list)
+
+
+def _weights(net) -> torch.Tensor:
+    return torch.cat([p.flatten() for p in net.state_dict().values()
+                      if p.dtype.is_floating_point])
+
+
+def test_loader_processes_repeat_a_run_exactly_and_change_only_where_the_crops_come_from(
+        tiny_data, tmp_path):
+    recipe, data = tiny_data
+    runs = [ct.train(ct.Recipe(steps=6, batch=2, crop=128, threads=1, loaders=loaders,
+                               holdout=0), data, tmp_path / f"{k}.pt")
+            for k, loaders in enumerate((2, 2, 0))]
+    assert torch.equal(_weights(runs[0]), _weights(runs[1]))
+    # Inline crops come from one stream, loader crops from one per process: not the same run.
+    assert not torch.equal(_weights(runs[0]), _weights(runs[2]))
+    saved = torch.load(tmp_path / "0.pt")
+    assert torch.equal(torch.cat([p.flatten() for p in saved.values()
+                                  if p.dtype.is_floating_point]), _weights(runs[0]))
+
+
+def test_batches_travel_compact_and_widen_to_what_the_loss_takes(tiny_data):
+    recipe, data = tiny_data
+    sampler = ct.Sampler(data, recipe, np.random.default_rng(1))
+    packed = sampler.batch([(0, 0), (0, 1)])
+    assert [t.dtype for t in packed] == [torch.uint8, torch.uint8, torch.float16, torch.float16]
+    x, cls, offsets, weight = ct._unpack(packed, torch.device("cpu"))
+    assert (x.dtype, cls.dtype, offsets.dtype) == (torch.float32, torch.int64, torch.float32)
+    class_loss, corner_loss = ct.loss(ct.CoreNet().logits(x), cls, offsets, weight)
+    assert torch.isfinite(class_loss) and torch.isfinite(corner_loss)
+
+
+def test_a_run_can_start_from_saved_weights(tiny_data, tmp_path):
+    recipe, data = tiny_data
+    start = ct.CoreNet()
+    torch.save(start.state_dict(), tmp_path / "start.pt")
+    quiet = ct.Recipe(steps=1, batch=2, crop=128, threads=1, lr=1e-9, holdout=0)
+    resumed = ct.train(quiet, data, tmp_path / "a.pt", init=tmp_path / "start.pt")
+    fresh = ct.train(replace(quiet, seed=5), data, tmp_path / "b.pt")
+    head = start.head.weight.detach()
+    assert torch.allclose(resumed.head.weight.detach(), head, atol=1e-6)
+    assert not torch.allclose(fresh.head.weight.detach(), head, atol=1e-3)

@@ -49,6 +49,16 @@ def test_train_cores_without_the_extra_is_one_line_error(monkeypatch, tmp_path):
     assert not (tmp_path / "c.onnx").exists() and not (tmp_path / "data").exists()
 
 
+def test_train_cores_on_a_device_torch_lacks_is_one_line_error(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    result = runner.invoke(app, ["train", "cores", "--out", str(tmp_path / "c.onnx"),
+                                 "--data", str(tmp_path / "data"), "--device", "gpu9"])
+    assert result.exit_code == 1
+    assert "device 'gpu9'" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "data").exists()
+
+
 @pytest.mark.slow
 def test_tiny_cores_run_renders_trains_and_exports_a_net_the_locator_loads(tmp_path):
     pytest.importorskip("torch")
