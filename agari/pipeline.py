@@ -242,9 +242,11 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
                      fixed_ura)
 
 
-def default_locator(config: LocateConfig = HAND_LOCATE):
-    """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`."""
-    return partial(locate, config=config)
+def default_locator(config: LocateConfig = HAND_LOCATE, judge=None):
+    """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`
+    (``judge``: the classifier's `tile_likeness`, which settles where the core net and
+    the classical steps disagree)."""
+    return partial(locate, config=config, judge=judge)
 
 
 @lru_cache(maxsize=1)
@@ -279,13 +281,15 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
     image = as_bgr(image)
     grey = is_colourless(image)
-    locate = locator if locator is not None else default_locator(config.locate)
+    clf = classifier if classifier is not None else default_classifier()
+    # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
+    locate = locator if locator is not None else default_locator(
+        config.locate, getattr(clf, "tile_likeness", None))
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()
     if not dets:
         raise NoTiles("no tiles found in the image")
-    clf = classifier if classifier is not None else default_classifier()
     classify = partial(clf.classify_detections, top_k=config.top_k)
     dets = classify(image, dets)
     if config.reframe is not None:

@@ -20,8 +20,9 @@ import numpy as np
 from agari.engine.errors import ImageError, ModelError
 from agari.engine.tiles import BACK, NONE, TILE_NAMES, Tile
 from agari.models.spec import EMBEDDING_NAME, INPUT_NAME, LOGITS_NAME, ModelSpec
-from agari.vision.crops import as_bgr, crop_detections, fit_portrait
+from agari.vision.crops import as_bgr, crop_detections, crop_tiles, fit_portrait
 from agari.vision.detection import Label, TileDetection
+from agari.vision.quads import order_quad
 from agari.vision.runtime import open_session
 
 MODEL_FILE = "tile_classifier.onnx"
@@ -207,6 +208,20 @@ class TileClassifier:
                 face_down=label == BACK, alternatives=tuple(top),
             ))
         return out
+
+    def tile_likeness(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+        """How likely each quad (``(4, 2)`` image points, any order) frames one tile: the
+        probability of any class but ``none``, the better of the crop upright and turned
+        a quarter (a quad alone does not say which way its tile stands)."""
+        if not len(quads):
+            return np.zeros(0, np.float32)
+        ordered = [order_quad(q) for q in quads]
+        turns = [False] * len(ordered) + [True] * len(ordered)
+        crops = crop_tiles(image, ordered * 2, sideways=turns, size=self.spec.input_size,
+                           margin=self.spec.crop_margin)
+        none = self.spec.class_names.index("none")
+        tile = 1.0 - self.predict(crops).probs[:, none]
+        return np.maximum(tile[:len(ordered)], tile[len(ordered):])
 
     def _embedding_dim(self) -> int:
         for out in self._session.get_outputs():

@@ -68,6 +68,14 @@ class CoreConfig:
     overlap: float = 0.45
     """A core quad overlapping a classical proposal by more than this (of the smaller)
     finds the same tile and is not added."""
+    contest: float | None = 0.8
+    """Core quads at least this sure (mean core probability) contest a classical proposal
+    that straddles two of them or fits the one it covers badly (IoU under `misfit`);
+    where `locate` is given a judge (the classifier), the side that looks more like
+    tiles keeps the place. None: classical proposals always win."""
+    misfit: float = 0.5
+    margin: float = 0.1
+    """The core quads win a contest when the judge rates them this much higher."""
 
 
 @dataclass(frozen=True, slots=True)

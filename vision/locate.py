@@ -33,6 +33,7 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -40,6 +41,7 @@ import cv2
 import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
+from agari.vision.quads import quad_iou, quad_overlap
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.noise import NoiseConfig, soften
@@ -97,24 +99,64 @@ def _beside(fn, *args) -> Future:
         pool.shutdown(wait=False)  # the submitted call still runs to its end
 
 
+Judge = Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
+"""``judge(photo, quads)``: how likely each quad (photo pixels) frames one tile, 0..1."""
+
+
 def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float,
-                   config: LocateConfig) -> list[Proposal]:
-    """The core net's tiles in working pixels, less those a classical proposal covers."""
+                   config: LocateConfig, contest=None) -> list[Proposal]:
+    """The core net's tiles in working pixels, less those a classical proposal covers.
+
+    ``contest(disputes) -> losers``, when given, settles the classical proposals that
+    sure core quads disagree with (`CoreConfig.contest`): each is given with its rivals,
+    and those that lose are removed from ``existing`` so their rivals take their place.
+    """
     assert config.cores is not None
     cfg = config.cores
     if cfg.company is not None:
         cores = in_company(cores, cfg.company)
     found = [Proposal(c.quad * np.float32(scale), config.core_score, c.face_down)
              for c in cores]
+    if contest is not None and cfg.contest is not None:
+        sure = [f for f, c in zip(found, cores, strict=True) if c.score >= cfg.contest]
+        disputes = []
+        for p in existing:
+            rivals = [f for f in sure if quad_overlap(f.quad, p.quad) > cfg.overlap]
+            if len(rivals) >= 2 or (rivals and quad_iou(rivals[0].quad, p.quad) < cfg.misfit):
+                disputes.append((p, rivals))
+        lost = contest(disputes)
+        existing[:] = [p for p in existing if not any(p is q for q in lost)]
     return uncovered(found, [p.quad for p in existing], config.cores.overlap)
 
 
-def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[TileDetection]:
+def _contest(bgr: np.ndarray, scale: float, judge: Judge, margin: float):
+    """The classical proposals of ``disputes`` whose core-net rivals the judge prefers."""
+
+    def settle(disputes: list[tuple[Proposal, list[Proposal]]]) -> list[Proposal]:
+        if not disputes:
+            return []
+        quads = [q.quad / np.float32(scale) for p, rivals in disputes for q in (p, *rivals)]
+        odds = iter(judge(bgr, quads))
+        lost = []
+        for p, rivals in disputes:
+            mine = next(odds)
+            theirs = np.mean([next(odds) for _ in rivals])
+            if theirs > mine + margin:
+                lost.append(p)
+        return lost
+
+    return settle
+
+
+def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
+           judge: Judge | None = None) -> list[TileDetection]:
     """Find the tiles in a photo.
 
     Args:
         image: BGR ``uint8 (H, W, 3)`` (grey and BGRA are accepted), any size.
         config: tuning; see `LocateConfig`.
+        judge: rates quads as tiles (the classifier: `TileClassifier.tile_likeness`); with
+            the core net on, it settles where net and classical proposals disagree.
 
     Returns:
         One `TileDetection` per tile found (unlabelled: ``label`` None), quads in
@@ -144,8 +186,9 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG) -> list[
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
                                         face_levels=traced)
     if net is not None:  # last: the classical quads fit a face better where both found it
-        proposals += core_proposals(net.result(), proposals, scale, config)
+        contest = None if judge is None else _contest(bgr, scale, judge, config.cores.margin)
+        proposals += core_proposals(net.result(), proposals, scale, config, contest)
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 
-__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "LocateConfig", "Proposal", "locate", "working_scale"]
+__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "LocateConfig", "Proposal", "Judge", "locate", "working_scale"]

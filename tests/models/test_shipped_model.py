@@ -6,6 +6,7 @@ bench/classify_eval.py; these checks catch a broken export or preprocessing.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from agari.engine.tiles import BACK, CLASS_NAMES, NONE, RED_FIVES, TILE_NAMES, Tile
@@ -73,3 +74,30 @@ def test_classify_detections_on_a_drawn_row(clf, synth):
     det = TileDetection(quad=box_quad(120 + w * m, 60 + h * m, w * (1 - 2 * m), h * (1 - 2 * m)))
     out = clf.classify_detections(image, [det], top_k=3)
     assert out[0].label == Tile.parse("7z") and len(out[0].alternatives) == 3
+
+
+def test_tile_likeness_rates_faces_high_and_bare_cloth_low_whatever_the_corner_order(clf):
+    from agari.datasets.scene import SceneConfig, render_scene
+
+    image, ann = render_scene(TEST_SEED, SceneConfig(width=1280, height=720, fit_prob=1.0,
+                                                     kinds=("shown",)))
+    faces = [np.asarray(t.quad, np.float32) for t in ann.tiles
+             if not t.face_down and t.visible >= 0.9][:8]
+    assert len(faces) >= 4
+    rng = np.random.default_rng(0)
+    shuffled = [q[rng.permutation(4)] for q in faces]  # the judge must not need an order
+    turned = [np.roll(q, 1, axis=0) for q in faces]  # nor a side marked as the top
+    occupied = np.zeros(image.shape[:2], np.uint8)
+    for t in ann.tiles:
+        cv2.fillPoly(occupied, [np.int32(t.quad)], 1)
+    side = int(np.median([np.ptp(q[:, 0]) for q in faces]))
+    bare = [box_quad(x, y, side, side * 4 / 3) for y in range(0, 720 - 2 * side, side)
+            for x in range(0, 1280 - side, side)
+            if not occupied[y:y + 2 * side, max(0, x - side):x + 2 * side].any()][:8]
+    assert len(bare) >= 4
+    odds = clf.tile_likeness(image, [*faces, *shuffled, *turned,
+                                     *(np.float32(b) for b in bare)])
+    n = len(faces)
+    assert np.median(odds[:3 * n]) > 0.9
+    assert np.median(odds[3 * n:]) < 0.2
+    assert clf.tile_likeness(image, []).shape == (0,)

@@ -99,7 +99,7 @@ def test_the_shipped_net_finds_the_faces_of_a_rendered_hand(slanted_render):
     found = [c.quad for c in find_cores(image) if not c.face_down]
     pairs = match_quads(truth, found, iou=quad_iou, min_iou=0.5)
     assert len(truth) == 15
-    assert len(pairs) >= 7  # 9 with the shipped net
+    assert len(pairs) >= 12  # 15 with the shipped net (9 with the first one)
     assert len(found) <= len(pairs) + 3  # few blobs that are not hand faces
 
 
@@ -114,7 +114,7 @@ def test_the_locator_adds_the_nets_tiles_where_it_found_none(slanted_render):
         HAND_LOCATE, cores=CoreConfig()))]
     hits = len(match_quads(truth, both, iou=quad_iou, min_iou=0.5))
     assert len(match_quads(truth, plain, iou=quad_iou, min_iou=0.5)) == 0
-    assert hits >= 5  # 7 with the shipped net: lone blobs are not added
+    assert hits >= 12  # 15 with the shipped net (7 with the first one)
 
 
 def test_only_cores_with_a_like_sized_neighbour_count_as_tiles():
@@ -127,3 +127,60 @@ def test_only_cores_with_a_like_sized_neighbour_count_as_tiles():
     kept = in_company([*row, lone, tiny], 2.5)
     assert [c.quad[0, 0] for c in kept] == [0, 35, 70]
     assert in_company([lone], 2.5) == []
+
+
+def _proposal(quad, score=1.0):
+    from agari.vision.proposals import Proposal
+
+    return Proposal(np.float32(quad), score)
+
+
+def _face(x: float, y: float = 0.0) -> np.ndarray:
+    return np.float32([[x, y], [x + 30, y], [x + 30, y + 40], [x, y + 40]])
+
+
+def test_sure_core_quads_contest_a_straddling_proposal_and_take_its_place_if_they_win():
+    from agari.vision.locate import HAND_LOCATE, core_proposals
+
+    row = [CoreQuad(_face(32 * k), 0.9, False) for k in range(3)]
+    straddle = _proposal(_face(16))  # half on the first face, half on the second
+    fits = _proposal(_face(64.5))  # the third face, well fitted
+    seen = []
+
+    def contest(disputes):
+        seen.extend(disputes)
+        return [p for p, _ in disputes]  # the rivals win every contest
+
+    existing = [straddle, fits]
+    added = core_proposals(row, existing, 1.0, HAND_LOCATE, contest)
+    assert [p for p, _ in seen] == [straddle] and len(seen[0][1]) == 2
+    assert existing == [fits]
+    assert sorted(float(p.quad[0, 0]) for p in added) == [0.0, 32.0]
+
+    existing = [straddle, fits]
+    added = core_proposals(row, existing, 1.0, HAND_LOCATE, lambda disputes: [])
+    assert existing == [straddle, fits] and added == []  # the classical quads stay
+
+    unsure = [replace(c, score=0.6) for c in row]  # below CoreConfig.contest: no dispute
+    seen.clear()
+    core_proposals(unsure, [straddle, fits], 1.0, HAND_LOCATE, contest)
+    assert seen == []
+
+
+def test_the_judge_settles_a_dispute_by_a_clear_margin_only():
+    from agari.vision.locate import _contest
+
+    classical, rivals = _proposal(_face(17)), [_proposal(_face(0)), _proposal(_face(35))]
+    other = _proposal(_face(200))
+    marks = {17.0: 0.5, 0.0: 0.7, 35.0: 0.65, 200.0: 0.9}
+    asked = []
+
+    def judge(image, quads):  # quads come back in photo pixels (working pixels / scale)
+        asked.append([float(q[0, 0]) for q in quads])
+        return np.float32([marks[float(q[0, 0]) * 2] for q in quads])
+
+    settle = _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1)
+    lost = settle([(classical, rivals), (other, [classical])])
+    assert lost == [classical]  # 0.675 beats 0.5 by more than 0.1; 0.5 loses to 0.9
+    assert asked == [[8.5, 0.0, 17.5, 100.0, 8.5]]  # one batch for every dispute
+    assert _contest(np.zeros((10, 10, 3), np.uint8), 1.0, judge, 0.3)([]) == []
