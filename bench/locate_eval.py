@@ -16,7 +16,8 @@ Datasets (any combination):
 calls ``none`` (the veto `agari detect` applies); ``--fill`` with it completes
 rows as well (`agari.vision.fill`), which is all of `agari detect`. ``--hand`` runs the
 locator as `agari photo` does (`HAND_LOCATE`: small photos enlarged, the core net
-filling gaps) instead of as `agari detect` does. ``--fit-weights`` prints a
+filling gaps, the classifier settling where net and classical quads disagree) instead of
+as `agari detect` does. ``--fit-weights`` prints a
 fresh fit of `agari.vision.scoring.ScoreWeights` on the tray's fit half and on
 ``--synth`` rendered scenes from seed 20000 (never the evaluation seeds).
 
@@ -181,15 +182,18 @@ class Detect:
     """What is run on each photo: the locator, then optionally the classifier's veto and
     row completion (as `agari detect` does)."""
 
-    def __init__(self, classifier=None, *, fill: bool = False, hand: bool = False) -> None:
-        self.classifier, self.fill, self.hand = classifier, fill, hand
+    def __init__(self, classifier=None, *, fill: bool = False, hand: bool = False,
+                 judge=None) -> None:
+        self.classifier, self.fill, self.hand, self.judge = classifier, fill, hand, judge
 
     def __call__(self, image: np.ndarray) -> list:
         from agari.vision.fill import read_tiles
         from agari.vision.locate import DEFAULT_CONFIG, HAND_LOCATE, locate
 
         if self.classifier is None:
-            return locate(image, config=HAND_LOCATE if self.hand else DEFAULT_CONFIG)
+            if self.hand:
+                return locate(image, config=HAND_LOCATE, judge=self.judge)
+            return locate(image, config=DEFAULT_CONFIG)
         return [d for d in read_tiles(image, self.classifier, fill=self.fill)
                 if d.label is not None]
 
@@ -344,7 +348,12 @@ def main(argv: list[str] | None = None) -> int:
         classifier = TileClassifier.load(args.classify or None)
     if args.hand and classifier is not None:
         ap.error("--hand measures the locator alone: leave out --classify")
-    detect = Detect(classifier, fill=args.fill, hand=args.hand)
+    judge = None
+    if args.hand:
+        from agari.models.classifier import TileClassifier
+
+        judge = TileClassifier.load().tile_likeness  # as agari photo settles contests
+    detect = Detect(classifier, fill=args.fill, hand=args.hand, judge=judge)
     results: dict[str, dict] = {}
     tray = None if args.tray == "none" else Path(args.tray)
     if tray is not None and not tray.is_dir():

@@ -26,6 +26,9 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
 6. Core net (`agari.vision.cores`, when `LocateConfig.cores` is set): a small
    convolutional net, run beside steps 1-5, marks tile middles and corners; its
    quads are added where no other proposal lies and a like-sized one is near.
+   Given a judge (`agari photo` passes the classifier), a classical proposal
+   that straddles two sure net quads, or fits the one it covers badly, is
+   replaced by them when the judge doubts it holds a tile and rates them higher.
 7. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
    direction and the sideways flag, sorted in reading order, and mapped back
    to the original image's pixels.
@@ -129,8 +132,9 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
     return uncovered(found, [p.quad for p in existing], config.cores.overlap)
 
 
-def _contest(bgr: np.ndarray, scale: float, judge: Judge, margin: float):
-    """The classical proposals of ``disputes`` whose core-net rivals the judge prefers."""
+def _contest(bgr: np.ndarray, scale: float, judge: Judge, margin: float, doubt: float = 1.0):
+    """The classical proposals of ``disputes`` the judge doubts (under ``doubt``) and whose
+    core-net rivals it rates higher by ``margin``."""
 
     def settle(disputes: list[tuple[Proposal, list[Proposal]]]) -> list[Proposal]:
         if not disputes:
@@ -141,7 +145,7 @@ def _contest(bgr: np.ndarray, scale: float, judge: Judge, margin: float):
         for p, rivals in disputes:
             mine = next(odds)
             theirs = np.mean([next(odds) for _ in rivals])
-            if theirs > mine + margin:
+            if mine < doubt and theirs > mine + margin:
                 lost.append(p)
         return lost
 
@@ -186,7 +190,8 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
                                         face_levels=traced)
     if net is not None:  # last: the classical quads fit a face better where both found it
-        contest = None if judge is None else _contest(bgr, scale, judge, config.cores.margin)
+        contest = None if judge is None else _contest(bgr, scale, judge, config.cores.margin,
+                                                      config.cores.doubt)
         proposals += core_proposals(net.result(), proposals, scale, config, contest)
     return arrange(proposals, scale=scale, cfg=config.rows)
 

@@ -179,8 +179,11 @@ def test_the_judge_settles_a_dispute_by_a_clear_margin_only():
         asked.append([float(q[0, 0]) for q in quads])
         return np.float32([marks[float(q[0, 0]) * 2] for q in quads])
 
-    settle = _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1)
+    settle = _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1, 1.0)
     lost = settle([(classical, rivals), (other, [classical])])
     assert lost == [classical]  # 0.675 beats 0.5 by more than 0.1; 0.5 loses to 0.9
     assert asked == [[8.5, 0.0, 17.5, 100.0, 8.5]]  # one batch for every dispute
     assert _contest(np.zeros((10, 10, 3), np.uint8), 1.0, judge, 0.3)([]) == []
+    # A classical quad the judge thinks holds a tile (0.5 is not under 0.4) is never displaced.
+    assert _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1, 0.4)(
+        [(classical, rivals)]) == []
