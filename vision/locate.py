@@ -44,11 +44,11 @@ import cv2
 import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
-from agari.vision.quads import quad_iou, quad_overlap
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
+from agari.vision.quads import quad_iou, quad_overlap
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
@@ -104,15 +104,20 @@ def _beside(fn, *args) -> Future:
 
 Judge = Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
 """``judge(photo, quads)``: how likely each quad (photo pixels) frames one tile, 0..1."""
+Dispute = tuple[Proposal, list[Proposal]]
+"""A classical proposal and the sure core quads that disagree with it."""
 
 
 def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float,
-                   config: LocateConfig, contest=None) -> list[Proposal]:
-    """The core net's tiles in working pixels, less those a classical proposal covers.
+                   config: LocateConfig,
+                   contest: Callable[[list[Dispute]], list[Proposal]] | None = None,
+                   ) -> tuple[list[Proposal], list[Proposal]]:
+    """The classical proposals kept, and the core net's tiles (working pixels) to add:
+    those no kept proposal covers.
 
     ``contest(disputes) -> losers``, when given, settles the classical proposals that
-    sure core quads disagree with (`CoreConfig.contest`): each is given with its rivals,
-    and those that lose are removed from ``existing`` so their rivals take their place.
+    sure core quads disagree with (`CoreConfig.contest`); the losers are not kept, so
+    their rivals take their place.
     """
     assert config.cores is not None
     cfg = config.cores
@@ -120,32 +125,37 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
         cores = in_company(cores, cfg.company)
     found = [Proposal(c.quad * np.float32(scale), config.core_score, c.face_down)
              for c in cores]
+    kept = existing
     if contest is not None and cfg.contest is not None:
         sure = [f for f, c in zip(found, cores, strict=True) if c.score >= cfg.contest]
         disputes = []
         for p in existing:
             rivals = [f for f in sure if quad_overlap(f.quad, p.quad) > cfg.overlap]
-            if len(rivals) >= 2 or (rivals and quad_iou(rivals[0].quad, p.quad) < cfg.misfit):
+            straddles = len(rivals) >= 2
+            misfits = len(rivals) == 1 and quad_iou(rivals[0].quad, p.quad) < cfg.misfit
+            if straddles or misfits:
                 disputes.append((p, rivals))
-        lost = contest(disputes)
-        existing[:] = [p for p in existing if not any(p is q for q in lost)]
-    return uncovered(found, [p.quad for p in existing], config.cores.overlap)
+        lost = {id(p) for p in contest(disputes)}
+        kept = [p for p in existing if id(p) not in lost]
+    return kept, uncovered(found, [p.quad for p in kept], cfg.overlap)
 
 
-def _contest(bgr: np.ndarray, scale: float, judge: Judge, margin: float, doubt: float = 1.0):
-    """The classical proposals of ``disputes`` the judge doubts (under ``doubt``) and whose
-    core-net rivals it rates higher by ``margin``."""
+def _contest(bgr: np.ndarray, scale: float, judge: Judge, cfg: CoreConfig
+             ) -> Callable[[list[Dispute]], list[Proposal]]:
+    """Settles disputes: a classical proposal loses when the judge doubts it (under
+    `CoreConfig.doubt`) and rates its core-net rivals higher by `CoreConfig.margin`."""
 
-    def settle(disputes: list[tuple[Proposal, list[Proposal]]]) -> list[Proposal]:
+    def settle(disputes: list[Dispute]) -> list[Proposal]:
         if not disputes:
             return []
+        # One batch for every quad in every dispute, in photo pixels.
         quads = [q.quad / np.float32(scale) for p, rivals in disputes for q in (p, *rivals)]
         odds = iter(judge(bgr, quads))
         lost = []
         for p, rivals in disputes:
             mine = next(odds)
             theirs = np.mean([next(odds) for _ in rivals])
-            if mine < doubt and theirs > mine + margin:
+            if mine < cfg.doubt and theirs > mine + cfg.margin:
                 lost.append(p)
         return lost
 
@@ -190,10 +200,11 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
                                         face_levels=traced)
     if net is not None:  # last: the classical quads fit a face better where both found it
-        contest = None if judge is None else _contest(bgr, scale, judge, config.cores.margin,
-                                                      config.cores.doubt)
-        proposals += core_proposals(net.result(), proposals, scale, config, contest)
+        contest = None if judge is None else _contest(bgr, scale, judge, config.cores)
+        proposals, added = core_proposals(net.result(), proposals, scale, config, contest)
+        proposals += added
     return arrange(proposals, scale=scale, cfg=config.rows)
 
 
-__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "LocateConfig", "Proposal", "Judge", "locate", "working_scale"]
+__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "Judge", "LocateConfig", "Proposal", "locate",
+           "working_scale"]

@@ -151,15 +151,13 @@ def test_sure_core_quads_contest_a_straddling_proposal_and_take_its_place_if_the
         seen.extend(disputes)
         return [p for p, _ in disputes]  # the rivals win every contest
 
-    existing = [straddle, fits]
-    added = core_proposals(row, existing, 1.0, HAND_LOCATE, contest)
+    kept, added = core_proposals(row, [straddle, fits], 1.0, HAND_LOCATE, contest)
     assert [p for p, _ in seen] == [straddle] and len(seen[0][1]) == 2
-    assert existing == [fits]
+    assert kept == [fits]
     assert sorted(float(p.quad[0, 0]) for p in added) == [0.0, 32.0]
 
-    existing = [straddle, fits]
-    added = core_proposals(row, existing, 1.0, HAND_LOCATE, lambda disputes: [])
-    assert existing == [straddle, fits] and added == []  # the classical quads stay
+    kept, added = core_proposals(row, [straddle, fits], 1.0, HAND_LOCATE, lambda d: [])
+    assert kept == [straddle, fits] and added == []  # the classical quads stay
 
     unsure = [replace(c, score=0.6) for c in row]  # below CoreConfig.contest: no dispute
     seen.clear()
@@ -179,11 +177,12 @@ def test_the_judge_settles_a_dispute_by_a_clear_margin_only():
         asked.append([float(q[0, 0]) for q in quads])
         return np.float32([marks[float(q[0, 0]) * 2] for q in quads])
 
-    settle = _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1, 1.0)
+    image, rules = np.zeros((10, 10, 3), np.uint8), CoreConfig(margin=0.1, doubt=1.0)
+    settle = _contest(image, 2.0, judge, rules)
     lost = settle([(classical, rivals), (other, [classical])])
     assert lost == [classical]  # 0.675 beats 0.5 by more than 0.1; 0.5 loses to 0.9
     assert asked == [[8.5, 0.0, 17.5, 100.0, 8.5]]  # one batch for every dispute
-    assert _contest(np.zeros((10, 10, 3), np.uint8), 1.0, judge, 0.3)([]) == []
+    assert settle([]) == []
+    assert _contest(image, 2.0, judge, replace(rules, margin=0.2))([(classical, rivals)]) == []
     # A classical quad the judge thinks holds a tile (0.5 is not under 0.4) is never displaced.
-    assert _contest(np.zeros((10, 10, 3), np.uint8), 2.0, judge, 0.1, 0.4)(
-        [(classical, rivals)]) == []
+    assert _contest(image, 2.0, judge, replace(rules, doubt=0.4))([(classical, rivals)]) == []
