@@ -184,7 +184,6 @@ class Sampler:
 
     def __init__(self, data: list[SceneData], recipe: Recipe, rng: np.random.Generator) -> None:
         self.data, self.recipe, self.rng = data, recipe, rng
-        self.index = [(d, i) for d in range(len(data)) for i in range(len(data[d].images))]
 
     def crop(self, d: int, i: int) -> tuple[np.ndarray, ...]:
         rng, size = self.rng, self.recipe.crop
