@@ -134,7 +134,7 @@ def cores(
         import sys
         from concurrent.futures import ProcessPoolExecutor
 
-        from agari.engine.errors import AgariError
+        from agari.engine.errors import AgariError, InvalidInput, ModelError
 
         try:
             import onnx  # noqa: F401
@@ -151,10 +151,10 @@ def cores(
         try:
             torch.empty(0, device=device)
         except (RuntimeError, ValueError) as exc:
-            raise AgariError(f"torch cannot use device {device!r}: {str(exc).splitlines()[0]}",
-                             code="bad_device") from None
+            raise InvalidInput(f"torch cannot use device {device!r}: "
+                               f"{str(exc).splitlines()[0]}") from None
         if init is not None and not init.is_file():
-            raise AgariError(f"no weights file at {init}", code="not_found")
+            raise ModelError(f"no weights file at {init}")
         recipe = ct.Recipe(seed=seed, scenes=scenes, steps=steps, batch=batch, lr=lr,
                            threads=threads, loaders=loaders, device=device)
         if not ct.load_data(data):
