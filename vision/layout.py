@@ -36,6 +36,7 @@ from agari.vision.layout_extras import ExtrasConfig, find_extras
 from agari.vision.layout_geometry import (
     GeometryConfig,
     HandFrame,
+    aligned,
     back_mass,
     columns_of,
     face_mass,
@@ -51,7 +52,7 @@ from agari.vision.layout_geometry import (
     stacked_onto,
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
-from agari.vision.layout_parse import Chunk, mixed_groups, segment_row
+from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,11 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     hand_row = max(rows, key=lambda r: (row_weight(dets, r),
                                         float(np.mean([centre_y[i] for i in r]))))
     frame = frame_of_row(dets, hand_row)
+    dets = aligned(dets, frame)
+    rows = [[idx[j] for j in row] for row in find_rows([dets[i] for i in idx], config.geometry)]
+    hand_row = max(rows, key=lambda r: (row_weight(dets, r),
+                                        float(np.mean([centre_y[i] for i in r]))))
+    frame = frame_of_row(dets, hand_row)
     quads = quads_of(dets)
     others = [r for r in rows if r is not hand_row]
     hand_row = hand_row + satellite_rows(hand_row, others, quads, frame, config.geometry)
@@ -246,6 +252,18 @@ def _tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) 
     return "".join(out)
 
 
+def _face_first(col: list[int], dets: list[TileDetection]) -> list[int]:
+    """A column whose first (nearest) detection is no face, with a face above it, led by
+    that face: two quads over one tile (a face and a fragment of it the classifier calls
+    ``none``) make a column too, and its first tile gives the column's token."""
+    if len(col) < 2 or isinstance(dets[col[0]].label, Tile):
+        return col
+    best = max(col, key=lambda i: face_mass(dets[i]))
+    if not isinstance(dets[best].label, Tile):
+        return col
+    return [best, *(i for i in col if i != best)]
+
+
 def _as_seen(tokens: list[str]) -> list[str]:
     return [g.replace("b", "B").replace("w", "P") for g in tokens]
 
@@ -282,7 +300,7 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     for turned in tries:
         f = frame.flipped() if turned else frame
         ext = f.project(quads_of(dets))
-        cols = columns_of(row, ext, config.geometry)
+        cols = [_face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
         groups = split_by_gaps(cols, ext, group_limit(
             cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
             relative=config.relative_gap))
@@ -319,10 +337,23 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     plans = []
     for variant in tried:
         flat = "".join(variant)
-        plans += [(_plan_of(cut, cols, flat, f, turned), mixed_groups(cut))
+        plans += [(_plan_of(cut, cols, flat, f, turned), 0, mixed_groups(cut))
                   for cut in segment_row(variant)]
-    plans.sort(key=lambda p: (p[0][0].size not in HAND_SIZES, p[0][0].size != 14, p[1]))
-    return [plan for plan, _ in plans]
+        # Only a frame the row reads in as seen also gets melds across a gap.
+        if plans:
+            plans += [(_plan_of(cut, cols, flat, f, turned), 1, mixed_groups(cut))
+                      for cut in bridged_cuts(variant)]
+    plans.sort(key=lambda p: _likeliness(*p))
+    return [plan for plan, _, _ in plans]
+
+
+def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int) -> tuple:
+    """Sort key of a plan, likeliest first: a hand's size (complete, then waiting); a waiting
+    hand shows no winning tile apart; no meld across a gap; fewer groups shared by the
+    concealed tiles and a meld."""
+    p = plan[0]
+    return (p.size not in HAND_SIZES, p.size != 14, p.size == 13 and p.win is not None, bridged,
+            mixed)
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:
@@ -348,8 +379,10 @@ def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFr
     for c in cut:
         if c.kind == "concealed":
             continue
-        columns = tuple(tuple(cols[k]) for k in range(c.start, c.stop))
         part = tokens[c.start:c.stop]
+        # Only an added kan's column holds two tiles; more quads over one tile are one tile.
+        columns = tuple(tuple(cols[k]) if tokens[k] == "K" else (cols[k][0],)
+                        for k in range(c.start, c.stop))
         side = None if c.kind == "closed_kan" else max(part.find("S"), part.find("K"))
         hidden = tuple(k for k, token in enumerate(part) if token == "B")
         melds.append(MeldPlace(c.kind, columns, side, hidden))

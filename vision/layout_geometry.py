@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from agari.engine.tiles import BACK, TILE_NAMES
-from agari.vision.detection import TileDetection
+from agari.vision.detection import TileDetection, as_quad
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +284,37 @@ def row_weight(dets: list[TileDetection], row: list[int]) -> float:
     return sum(0.5 if is_face_down(dets[i]) else 1.0 for i in row)
 
 
+def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
+    """The detections with their quads' corners renamed to run along ``frame``.
+
+    The locator orders a quad's corners in the frame of the row it found the
+    tile in; a tile it left in a row of its own (a short quad beside tall ones,
+    a lying tile seen at a slant) gets its own, often a quarter turn off, so its
+    row direction runs across the hand's and it links into no row. Here each
+    quad's corners are turned so that TL→TR runs along the hand's row and
+    TL→BL away from its far side; a quad turned a quarter is sideways when its
+    side along the row is the longer one.
+    """
+    if not dets:
+        return []
+    quads = quads_of(dets)
+    turns = np.stack([np.roll(quads, -k, axis=1) for k in range(4)])  # (4, N, 4, 2)
+    along = (turns[:, :, 1] - turns[:, :, 0]) + (turns[:, :, 2] - turns[:, :, 3])
+    up = (turns[:, :, 0] - turns[:, :, 3]) + (turns[:, :, 1] - turns[:, :, 2])
+    fit = along @ np.asarray(frame.along) + up @ np.asarray(frame.up)  # (4, N)
+    best = fit.argmax(axis=0)
+    out = []
+    for i, d in enumerate(dets):
+        k = int(best[i])
+        if k == 0:
+            out.append(d)
+            continue
+        # Turned a quarter, the locator's sideways flag was judged in the wrong frame.
+        sideways = d.sideways and k % 2 == 0
+        out.append(replace(d, quad=as_quad(turns[k, i]), sideways=sideways))
+    return out
+
+
 def frame_of_row(dets: list[TileDetection], row: list[int]) -> HandFrame:
     """The frame of one row: mean direction of its tiles, tile size from its upright tiles."""
     quads = quads_of([dets[i] for i in row])
@@ -315,14 +346,27 @@ def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list
     """
     aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
     flags = np.array([d.sideways for d in dets], bool)
-    for g in groups:
-        if len(g) < MELD_COLUMNS:
+    for k, g in enumerate(groups):
+        near = _meld_company(groups, k)
+        if len(near) < MELD_COLUMNS:
             continue
-        ref = median(aspect[[c[0] for c in g]])
+        ref = median(aspect[[c[0] for c in near]])
         for col in g:
             for i in col:
                 flags[i] |= bool(aspect[i] > cfg.sideways_ratio * ref)
     return flags
+
+
+def _meld_company(groups: list[list[list[int]]], k: int) -> list[list[int]]:
+    """The columns a group's tiles are measured against for sideways ones: its own, and
+    for a group narrower than a meld, those of the groups beside it no wider than a kan
+    (a gap inside a meld, where a quad sits off its tile, leaves parts of one or two
+    columns; the long run of concealed tiles may stand while the melds lie)."""
+    if len(groups[k]) >= MELD_COLUMNS:
+        return groups[k]
+    beside = [groups[j] for j in (k - 1, k + 1)
+              if 0 <= j < len(groups) and len(groups[j]) <= MELD_COLUMNS + 1]
+    return [c for g in (groups[k], *beside) for c in g]
 
 
 def columns_of(row: list[int], ext: np.ndarray, cfg: GeometryConfig = DEFAULT_GEOMETRY

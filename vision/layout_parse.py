@@ -25,6 +25,8 @@ ChunkKind = Literal["concealed", "open", "added_kan", "closed_kan"]
 
 CLOSED_KANS = ("BPPB", "PBBP")
 """How a closed kan shows: backs at the ends, or (less often) in the middle."""
+MELD_WIDTH = 3
+"""Columns of the narrowest meld."""
 MAX_SEGMENTATIONS = 16
 """Cap on the cuts returned for one row (the reading tries each)."""
 
@@ -123,6 +125,29 @@ def segment_row(groups: list[str]) -> list[list[Chunk]]:
         if not partial:
             return []
     return [c for c, _ in partial]
+
+
+def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
+    """Cuts with one meld reaching across a gap between two groups.
+
+    A called tile's quad often sits a little off its tile (the locator framed
+    part of it, or some table beside it), opening a gap inside its meld: ``PP``
+    then ``S`` where the meld is ``PPS``. Each gap beside a group narrower than a
+    meld, with a sideways tile next to it, is closed in turn; only the cuts whose
+    meld spans the closed gap are new.
+    """
+    out: list[list[Chunk]] = []
+    offset = 0
+    for g in range(len(groups) - 1):
+        offset += len(groups[g])
+        pair = groups[g] + groups[g + 1]
+        piece = min(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH
+        if not piece or ("S" not in pair and "K" not in pair):
+            continue
+        merged = groups[:g] + [pair] + groups[g + 2:]
+        out += [cut for cut in segment_row(merged)
+                if any(c.kind != "concealed" and c.start < offset < c.stop for c in cut)]
+    return out[:MAX_SEGMENTATIONS]
 
 
 def mixed_groups(cut: list[Chunk]) -> int:

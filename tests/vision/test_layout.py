@@ -9,8 +9,8 @@ from agari.engine.errors import NoTiles
 from agari.engine.tiles import BACK
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from agari.vision.layout_parse import segment_row
-from layout_factories import lay_out
+from agari.vision.layout_parse import bridged_cuts, segment_row
+from layout_factories import lay_out, with_alternatives
 
 CASES = {
     "closed, win apart": dict(concealed="123m456p789s1122z", win="2z"),
@@ -129,6 +129,52 @@ def test_touching_melds_offer_every_cut() -> None:
     assert ("open", "open") in kinds
 
 
+def _quarter_turned(det: TileDetection) -> TileDetection:
+    """The quad a locator gives a tile it left in a row of its own, framed a quarter off."""
+    tl, tr, br, bl = det.quad
+    return replace(det, quad=(bl, tl, tr, br), sideways=not det.sideways)
+
+
+def _shifted(det: TileDetection, du: float) -> TileDetection:
+    return replace(det, quad=tuple((x + du, y) for x, y in det.quad))
+
+
+def test_quads_framed_a_quarter_off_are_read_along_the_hand() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    # One concealed tile and one upright meld tile, each in a frame of its own.
+    for i in (3, len(dets) - 1):
+        dets[i] = _quarter_turned(dets[i])
+    plan = analyse_layout(dets)[0]
+    assert roles_of(dets, plan) == laid.roles
+    assert plan.melds[0].source == "across"
+
+
+def test_a_called_tile_set_off_its_meld_still_closes_it() -> None:
+    # The last meld tile (sideways) sits a third of a tile further right: a gap in its meld.
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 2),))
+    dets = list(laid.dets)
+    dets[-1] = _shifted(dets[-1], 0.35 * 40.0)
+    plans = analyse_layout(dets)
+    assert [roles_of(dets, p) for p in plans].count(laid.roles) == 1
+    meld = next(p for p in plans if p.melds).melds[0]
+    assert meld.source == "right"
+
+
+def test_a_second_quad_over_a_meld_tile_is_no_tile_of_the_meld() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    called = laid.roles.index("meld 1") + 1
+    # A fragment of the called tile the classifier calls none, nearer the player.
+    part = with_alternatives(replace(laid.dets[called], sideways=False),
+                             [("none", 0.7), ("7z", 0.25)])
+    tl, tr, br, bl = part.quad
+    part = replace(part, quad=(tl, tr, (br[0], br[1] + 25), (bl[0], bl[1] + 25)))
+    dets = [*laid.dets, part]
+    plan = analyse_layout(dets)[0]
+    assert roles_of(dets, plan) == [*laid.roles, "other"]
+    assert plan.melds[0].source == "across"
+
+
 @pytest.mark.parametrize("dets, error", [
     ([], NoTiles),
     ([TileDetection(quad=((0, 0), (40, 0), (40, 54), (0, 54)), face_down=True, label=BACK)],
@@ -150,6 +196,17 @@ def test_no_face_up_tile_is_an_error(dets, error) -> None:
 ])
 def test_row_segmentation(groups, cuts) -> None:
     got = [[(c.kind, c.start, c.stop) for c in cut] for cut in segment_row(groups)]
+    assert got == cuts
+
+
+@pytest.mark.parametrize("groups, cuts", [
+    (["PPPPPPPPPP", "PP", "S"], [[("concealed", 0, 10), ("open", 10, 13)]]),
+    (["PPPPPPPPPP", "S", "PP"], [[("concealed", 0, 10), ("open", 10, 13)]]),
+    (["PPPPPPPPPP", "P", "PP"], []),  # no sideways tile: no meld to close
+    (["PPPPPPPPPP", "SPP"], []),  # the meld needs no bridge
+])
+def test_melds_across_one_gap(groups, cuts) -> None:
+    got = [[(c.kind, c.start, c.stop) for c in cut] for cut in bridged_cuts(groups)]
     assert got == cuts
 
 
