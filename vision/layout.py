@@ -25,7 +25,7 @@ How a shown hand is read (手牌の並べ方):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from agari.engine.errors import NoTiles
@@ -135,6 +135,8 @@ class LayoutPlan:
         others: everything else (other tiles on the table, dead-wall backs, non-tiles).
         flipped: the frame was turned round (the hand seen from the other side).
         notes: what the analyser assumed, for the user.
+        apart: a tile set apart yet read as a concealed one (a waiting hand shows no
+            winning tile), or None.
     """
 
     frame: HandFrame
@@ -146,6 +148,7 @@ class LayoutPlan:
     others: tuple[int, ...] = ()
     flipped: bool = False
     notes: tuple[str, ...] = ()
+    apart: int | None = None
 
     @property
     def size(self) -> int:
@@ -230,7 +233,7 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         notes = plan.notes + extras.notes
         concealed = plan.concealed
         out.append(LayoutPlan(plan.frame, concealed, win, plan.melds, extras.dora, extras.ura,
-                              tuple(others), plan.flipped, notes))
+                              tuple(others), plan.flipped, notes, plan.apart))
     return out
 
 
@@ -343,8 +346,23 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
         if plans:
             plans += [(_plan_of(cut, cols, flat, f, turned), 1, mixed_groups(cut))
                       for cut in bridged_cuts(variant)]
+        plans += [(waiting, bridged, mixed) for (plan, bridged, mixed) in plans
+                  if (waiting := _waiting(plan, cols, flat)) is not None]
     plans.sort(key=lambda p: _likeliness(*p))
     return [plan for plan, _, _ in plans]
+
+
+def _waiting(plan: tuple[LayoutPlan, set[int]], cols: list[list[int]], tokens: str
+             ) -> tuple[LayoutPlan, set[int]] | None:
+    """A 13-tile plan with an upright tile set apart, read as a waiting hand: it shows no
+    winning tile, so the tile apart is one of its own (a sideways one may close a meld)."""
+    p, used = plan
+    if p.size != 13 or p.win is None:
+        return None
+    k = next(k for k, col in enumerate(cols) if col[0] == p.win)
+    if tokens[k] != "P":
+        return None
+    return replace(p, concealed=(*p.concealed, p.win), win=None, apart=p.win), used
 
 
 def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int) -> tuple:

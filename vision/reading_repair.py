@@ -96,9 +96,11 @@ def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
 
 
 def _good_enough(reading: Reading) -> bool:
-    """A winning shape, and not a waiting hand shown with a winning tile set apart."""
+    """A winning shape, and not a waiting hand shown with a tile set apart (as its winner or
+    not): a tile the locator or classifier lost may make it complete."""
     best = reading.best
-    return best.level >= SHAPE and not (best.plan.win is not None and best.layout.size == 13)
+    apart = best.plan.win is not None or best.plan.apart is not None
+    return best.level >= SHAPE and not (apart and best.layout.size == 13)
 
 
 def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,

@@ -175,6 +175,17 @@ def test_a_second_quad_over_a_meld_tile_is_no_tile_of_the_meld() -> None:
     assert plan.melds[0].source == "across"
 
 
+def test_a_waiting_hand_keeps_its_tile_set_apart() -> None:
+    # Thirteen tiles, one apart: a waiting hand shows no winning tile, so it is one of them.
+    laid = lay_out("123m456p789s111z", "2z")
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.win is None
+    assert len(plan.concealed) == 13
+    # With a meld the hand is complete, and the tile apart is its winner.
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    assert analyse_layout(laid.dets)[0].win is not None
+
+
 @pytest.mark.parametrize("dets, error", [
     ([], NoTiles),
     ([TileDetection(quad=((0, 0), (40, 0), (40, 54), (0, 54)), face_down=True, label=BACK)],
