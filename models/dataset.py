@@ -25,7 +25,7 @@ from agari.models.realdata import (
     tile_crops,
     whole_image_crop,
 )
-from agari.models.synth import CropSynth, SynthConfig
+from agari.models.synth import MIN_DAMAGED_EDGES, NONE_TRIES, CropSynth, SynthConfig, edge_share
 
 Arrays = tuple[np.ndarray, np.ndarray]
 DEFAULT_SYNTH = SynthConfig()
@@ -68,9 +68,20 @@ def _synth_chunk(args: tuple[int, int, list[int], SynthConfig, PhotoAug | None])
     rng = np.random.default_rng([seed, chunk, 1])
     crops = np.empty((len(labels), *config.crop_size, 3), np.uint8)
     for i, label in enumerate(labels):
-        crop = synth.sample(CLASS_NAMES[label])
-        crops[i] = photo_damage(crop, rng, aug) if aug is not None else crop
+        crops[i] = _damaged_sample(synth, CLASS_NAMES[label], rng, aug)
     return crops, np.asarray(labels, np.int64)
+
+
+def _damaged_sample(synth: CropSynth, name: str, rng: np.random.Generator,
+                    aug: PhotoAug | None) -> np.ndarray:
+    """One crop of class ``name``, damaged; a `none` crop that the damage left a plain patch
+    (as a tightly boxed back looks) is drawn again, up to `NONE_TRIES` times."""
+    for _ in range(NONE_TRIES if name == NONE else 1):
+        crop = synth.sample(name)
+        crop = photo_damage(crop, rng, aug) if aug is not None else crop
+        if name != NONE or edge_share(crop) >= MIN_DAMAGED_EDGES:
+            break
+    return crop
 
 
 _SYNTH_CACHE: dict[tuple, CropSynth] = {}

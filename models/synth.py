@@ -24,12 +24,14 @@ from agari.models.augment import jitter_quad
 from agari.models.synth_tiles import TileStyle, background, draw_tile, paste, random_style
 from agari.vision.crops import crop_tile
 
-DRAW_VERSION = 3
+DRAW_VERSION = 4
 """Bump when the drawing of synthetic crops (here or in `agari.models.synth_tiles`) changes:
 it keys cached synthetic arrays apart from the rest of the recipe. 2: a tile's side band
 shows both layers (face colour next to the face, then the back colour). 3: `none` crops
 never show most of one face nor one plain patch (see `SPLIT_SHIFT`, `FRAGMENT_SCALE`,
-`MIN_NONE_EDGES`); a `turned` kind."""
+`MIN_NONE_EDGES`); a `turned` kind. 4: no `turned` crop of a face that looks the same a
+quarter turned (`QUARTER_SYMMETRIC`), and no `none` crop that photo damage left a plain
+patch (`MIN_DAMAGED_EDGES`, in `agari.models.dataset`)."""
 
 NONE_KINDS = ("split", "vsplit", "fragment", "big", "gap", "side", "clutter", "turned")
 """The locator mistakes a `none` sample imitates (`turned`: an upright box over a called
@@ -47,6 +49,12 @@ MIN_NONE_EDGES = 0.02
 is drawn again: a plain patch inside a face-down tile or on bare felt, without a tile edge
 or a glyph, is what a tightly boxed back looks like, not evidence of `none`. (Drawn
 backs: 5 % below 0.03; fragments and gaps: 10 % and 27 % below 0.02.)"""
+MIN_DAMAGED_EDGES = 0.005
+"""The same rule after photo damage, looser (blur and noise thin Canny's edges): a `none`
+crop left with fewer edge pixels than this is drawn again (1 % of draw-3 `none` crops)."""
+QUARTER_SYMMETRIC = frozenset({"1p", "4p", "5p", "9p", "5z"})
+"""Faces that look the same turned a quarter (one circle; 2×2, quincunx and 3×3 circles; a
+blank 白): a `turned` crop of one is, to any eye, that tile boxed upright."""
 NONE_TRIES = 12
 """Draws of a `none` crop before a plain one is kept anyway."""
 EDGE_THRESHOLDS = (40, 120)
@@ -208,7 +216,7 @@ class CropSynth:
         """
         rng = self.rng
         scene = self._scene("empty", style)
-        glyph = self._glyph(TILE_NAMES[int(rng.integers(len(TILE_NAMES)))])
+        glyph = self._glyph(TURNABLE[int(rng.integers(len(TURNABLE)))])
         turned = Glyph(*(np.ascontiguousarray(np.rot90(a, int(rng.choice([1, 3]))))
                          for a in (glyph.ink, glyph.alpha, glyph.face)))
         lying = replace(style, aspect=1 / style.aspect, side=style.side * style.aspect)
@@ -226,6 +234,10 @@ class CropSynth:
     def sample(self, name: str) -> np.ndarray:
         """A crop for any class name in `agari.engine.tiles.CLASS_NAMES`."""
         return self.none() if name == NONE else self.tile(name)
+
+
+TURNABLE = tuple(n for n in TILE_NAMES if n not in QUARTER_SYMMETRIC)
+"""Faces a `turned` crop may show."""
 
 
 def none_box(kind: str, quad: np.ndarray, pitch: tuple[float, float],

@@ -6,9 +6,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from agari.models.dataset import _damaged_sample
 from agari.models.synth import (
+    MIN_DAMAGED_EDGES,
     MIN_NONE_EDGES,
     NONE_KINDS,
+    QUARTER_SYMMETRIC,
     CropSynth,
     SynthConfig,
     edge_share,
@@ -55,6 +58,38 @@ def test_a_plain_patch_has_no_edges_and_a_tile_corner_has():
     corner = patch.copy()
     corner[20:, 16:] = (220, 235, 240)
     assert edge_share(patch) < MIN_NONE_EDGES <= edge_share(corner)
+
+
+def test_a_turned_crop_never_shows_a_face_that_looks_the_same_turned(synth, monkeypatch):
+    # A 4p turned a quarter is a 4p: boxed upright it is that tile, not `none`.
+    asked: list[str] = []
+    glyph = synth._glyph
+    monkeypatch.setattr(synth, "_glyph", lambda name: (asked.append(name), glyph(name))[1])
+    monkeypatch.setattr(synth, "_random_face", lambda: None)  # neighbours: backs, no glyph
+    for _ in range(60):
+        synth.none("turned")
+    assert len(set(asked)) > 10
+    assert not set(asked) & QUARTER_SYMMETRIC
+
+
+class _Queue:
+    """A stand-in synthesiser handing out given crops in turn."""
+
+    def __init__(self, *crops: np.ndarray) -> None:
+        self.crops = list(crops)
+
+    def sample(self, name: str) -> np.ndarray:
+        return self.crops.pop(0)
+
+
+def test_a_none_crop_left_plain_is_drawn_again_but_a_plain_face_is_kept():
+    plain = np.full((64, 48, 3), (40, 120, 60), np.uint8)
+    corner = plain.copy()
+    corner[20:, 16:] = (220, 235, 240)
+    assert edge_share(plain) < MIN_DAMAGED_EDGES <= edge_share(corner)
+    rng = np.random.default_rng(0)
+    assert _damaged_sample(_Queue(plain, corner), "none", rng, None) is corner
+    assert _damaged_sample(_Queue(plain, corner), "5z", rng, None) is plain
 
 
 FACE = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
