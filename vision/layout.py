@@ -320,6 +320,11 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
             return plans
+    # Backs outside a closed kan are no hand tiles (a wall behind a standing hand, a table
+    # patch between tiles): without them the row's gaps may read.
+    faces = [i for i in row if not is_face_down(dets[i])]
+    if len(faces) < len(row) and faces:
+        return _plans_in(dets, faces, frame, config, flip, upright)
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
     ext = f.project(quads_of(dets))
@@ -340,14 +345,15 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     plans = []
     for variant in tried:
         flat = "".join(variant)
-        plans += [(_plan_of(cut, cols, flat, f, turned), 0, mixed_groups(cut))
-                  for cut in segment_row(variant)]
-        # Only a frame the row reads in as seen also gets melds across a gap.
-        if plans:
-            plans += [(_plan_of(cut, cols, flat, f, turned), 1, mixed_groups(cut))
-                      for cut in bridged_cuts(variant)]
-        plans += [(waiting, bridged, mixed) for (plan, bridged, mixed) in plans
-                  if (waiting := _waiting(plan, cols, flat)) is not None]
+        mine = [(_plan_of(cut, cols, flat, f, turned), 0, mixed_groups(cut))
+                for cut in segment_row(variant)]
+        # Only a row that reads as seen also gets melds across a gap.
+        if mine:
+            mine += [(_plan_of(cut, cols, flat, f, turned), 1, mixed_groups(cut))
+                     for cut in bridged_cuts(variant)]
+        mine += [(waiting, bridged, mixed) for (plan, bridged, mixed) in mine
+                 if (waiting := _waiting(plan, cols, flat)) is not None]
+        plans += mine
     plans.sort(key=lambda p: _likeliness(*p))
     return [plan for plan, _, _ in plans]
 

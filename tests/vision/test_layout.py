@@ -186,6 +186,17 @@ def test_a_waiting_hand_keeps_its_tile_set_apart() -> None:
     assert analyse_layout(laid.dets)[0].win is not None
 
 
+def test_a_back_in_the_gap_before_the_winning_tile_is_no_hand_tile() -> None:
+    # A back the locator found in the gap (the wall behind a standing hand shows there).
+    laid = lay_out("123m456p789s1122z", "2z", win_gap=1.2)
+    win = laid.roles.index("win")
+    back = replace(laid.dets[win - 1], quad=_shifted(laid.dets[win - 1], 40.0 * 1.1).quad,
+                   label=BACK, face_down=True, alternatives=((BACK, 0.9),))
+    dets = [*laid.dets, back]
+    plan = analyse_layout(dets)[0]
+    assert roles_of(dets, plan) == [*laid.roles, "other"]
+
+
 @pytest.mark.parametrize("dets, error", [
     ([], NoTiles),
     ([TileDetection(quad=((0, 0), (40, 0), (40, 54), (0, 54)), face_down=True, label=BACK)],
