@@ -43,6 +43,7 @@ from agari.vision.layout_geometry import (
     find_rows,
     frame_of_row,
     group_limit,
+    neighbour_frame,
     is_face_down,
     quads_of,
     row_weight,
@@ -80,6 +81,8 @@ PALE_BACK = 0.01
 """A white dragon read with this much back probability may be a back."""
 MAX_VARIANTS = 6
 """Readings of the row's tokens other than as seen, at most (see `_upright_variants`)."""
+MIN_ROW = 4
+"""A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
 """Tiles in a waiting and a complete hand, each meld counted as three."""
 
@@ -209,6 +212,9 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     hand_row = max(rows, key=lambda r: (row_weight(dets, r),
                                         float(np.mean([centre_y[i] for i in r]))))
     frame = frame_of_row(dets, hand_row)
+    if len(hand_row) < MIN_ROW:
+        # Every tile in a row of its own: the locator framed them across their row.
+        frame = neighbour_frame(tiles) or frame
     dets = aligned(dets, frame)
     rows = [[idx[j] for j in row] for row in find_rows([dets[i] for i in idx], config.geometry)]
     hand_row = max(rows, key=lambda r: (row_weight(dets, r),

@@ -48,6 +48,8 @@ class GeometryConfig:
 
 DEFAULT_GEOMETRY = GeometryConfig()
 
+NEIGHBOUR_REACH = 1.6
+"""A tile's nearest neighbour in its row lies within this many of its long sides."""
 MELD_COLUMNS = 3
 """Columns of the smallest meld: narrower groups are not tested for sideways tiles."""
 UPRIGHT_SPREAD = 1.2
@@ -282,6 +284,36 @@ def satellite_rows(row: list[int], others: list[list[int]], quads: np.ndarray, f
 def row_weight(dets: list[TileDetection], row: list[int]) -> float:
     """How much a row looks like a player's hand: face-up tiles count 1, backs 1/2."""
     return sum(0.5 if is_face_down(dets[i]) else 1.0 for i in row)
+
+
+def neighbour_frame(dets: list[TileDetection], *, reach: float = NEIGHBOUR_REACH
+                    ) -> HandFrame | None:
+    """The frame along which the tiles have their nearest neighbours, or None without any.
+
+    Tiles of a hand lie side by side, so the step from each tile to its nearest one runs
+    along the row whatever way the locator framed the tiles themselves. The steps'
+    directions are averaged as doubled angles (a step left is one right); steps longer
+    than ``reach`` times the tile's long side join no neighbours.
+    """
+    quads = quads_of(dets)
+    if len(quads) < 2:
+        return None
+    centres = quads.mean(axis=1)
+    sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2)
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.argmin(axis=1)
+    near = dist[np.arange(len(quads)), nearest] <= reach * sides.max(axis=1)
+    if not near.any():
+        return None
+    step = centres[nearest[near]] - centres[near]
+    angle = np.arctan2(step[:, 1], step[:, 0])
+    turn = math.atan2(float(np.sin(2 * angle).sum()), float(np.cos(2 * angle).sum())) / 2
+    along = (math.cos(turn), math.sin(turn))
+    if along[0] < 0:
+        along = (-along[0], -along[1])
+    return HandFrame(along, (along[1], -along[0]), median(sides.min(axis=1)),
+                     median(sides.max(axis=1)))
 
 
 def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:

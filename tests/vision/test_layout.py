@@ -150,6 +150,14 @@ def test_quads_framed_a_quarter_off_are_read_along_the_hand() -> None:
     assert plan.melds[0].source == "across"
 
 
+def test_a_row_framed_a_quarter_off_in_every_tile_is_read_along_its_tiles() -> None:
+    # The locator left each tile in a row of its own, its frame a quarter off.
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),), angle=10.0)
+    dets = [_quarter_turned(d) for d in laid.dets]
+    plan = analyse_layout(dets)[0]
+    assert roles_of(dets, plan) == laid.roles
+
+
 def test_a_called_tile_set_off_its_meld_still_closes_it() -> None:
     # The last meld tile (sideways) sits a third of a tile further right: a gap in its meld.
     laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 2),))
