@@ -30,13 +30,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from agari.engine.errors import NoTiles
 from agari.engine.hand import SOURCES
-from agari.engine.tiles import NONE, Tile
+from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection
 from agari.vision.layout_extras import ExtrasConfig, find_extras
+from agari.vision.layout_frame import aligned, neighbour_frame
 from agari.vision.layout_geometry import (
     GeometryConfig,
     HandFrame,
-    aligned,
     back_mass,
     columns_of,
     face_mass,
@@ -44,7 +44,6 @@ from agari.vision.layout_geometry import (
     frame_of_row,
     group_limit,
     is_face_down,
-    neighbour_frame,
     quads_of,
     row_weight,
     satellite_rows,
@@ -54,6 +53,14 @@ from agari.vision.layout_geometry import (
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
 from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
+from agari.vision.layout_tokens import (
+    TILE_MASS_MIN,
+    WHITE_DRAGON,
+    as_seen,
+    face_first,
+    row_tokens,
+    upright_variants,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +79,6 @@ class LayoutConfig:
 
 DEFAULT_LAYOUT = LayoutConfig()
 
-TILE_MASS_MIN = 0.2
-"""A detection the classifier calls ``none`` still counts as a tile with this much face or
-back probability (see `is_tile`)."""
-WHITE_DRAGON = Tile(31)
-"""白: blank or framed on many sets, so easily taken for a pale back (and back for it)."""
-PALE_BACK = 0.01
-"""A white dragon read with this much back probability may be a back."""
-MAX_VARIANTS = 6
-"""Readings of the row's tokens other than as seen, at most (see `_upright_variants`)."""
 MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
@@ -243,64 +241,6 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     return out
 
 
-def _tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) -> str:
-    out = []
-    for col in cols:
-        if len(col) >= 2 and all(side[i] for i in col):
-            out.append("K")
-        elif side[col[0]]:
-            out.append("S")
-        elif is_face_down(dets[col[0]]):
-            # "b": a back the classifier also thought might be a face (a blank 白).
-            out.append("b" if face_mass(dets[col[0]]) >= TILE_MASS_MIN else "B")
-        else:
-            # "w": a white dragon the classifier also thought might be a back.
-            det = dets[col[0]]
-            pale = det.label == WHITE_DRAGON and back_mass(det) >= PALE_BACK
-            out.append("w" if pale else "P")
-    return "".join(out)
-
-
-def _face_first(col: list[int], dets: list[TileDetection]) -> list[int]:
-    """A column whose first (nearest) detection is no face, with a face above it, led by
-    that face: two quads over one tile (a face and a fragment of it the classifier calls
-    ``none``) make a column too, and its first tile gives the column's token."""
-    if len(col) < 2 or isinstance(dets[col[0]].label, Tile):
-        return col
-    best = max(col, key=lambda i: face_mass(dets[i]))
-    if not isinstance(dets[best].label, Tile):
-        return col
-    return [best, *(i for i in col if i != best)]
-
-
-def _as_seen(tokens: list[str]) -> list[str]:
-    return [g.replace("b", "B").replace("w", "P") for g in tokens]
-
-
-def _upright_variants(tokens: list[str]) -> list[list[str]]:
-    """The row's tokens with tiles read otherwise than seen, for up to `MAX_VARIANTS`.
-
-    A tile lying flat next to standing ones looks as wide as a called tile (so
-    does a jittery quad): each sideways tile is tried upright. White dragons and
-    pale backs look alike: a back the classifier also thought a face is tried
-    face up, and a white dragon it also thought a back is tried face down (all
-    such together, and each alone). The reading rejects the variants whose
-    melds are no sets.
-    """
-    seen = _as_seen(tokens)
-    out = []
-    for g, group in enumerate(tokens):
-        for k, token in enumerate(group):
-            if token in "Sbw":
-                other = "B" if token == "w" else "P"
-                out.append(seen[:g] + [seen[g][:k] + other + seen[g][k + 1:]] + seen[g + 1:])
-    for token, other in (("b", "P"), ("w", "B")):
-        if sum(group.count(token) for group in tokens) > 1:
-            out.insert(0, [g.replace(token, other).replace("b", "B").replace("w", "P")
-                           for g in tokens])
-    return out[:MAX_VARIANTS]
-
-
 def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,
               flip: bool | None, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
     """Plans of the hand's row in ``frame`` (or turned round), with the detections they use."""
@@ -309,12 +249,12 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     for turned in tries:
         f = frame.flipped() if turned else frame
         ext = f.project(quads_of(dets))
-        cols = [_face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
+        cols = [face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
         groups = split_by_gaps(cols, ext, group_limit(
             cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
             relative=config.relative_gap))
         side = sideways_flags(dets, ext, groups, config.geometry)
-        seen.append((f, turned, cols, [_tokens(g, dets, side) for g in groups]))
+        seen.append((f, turned, cols, [row_tokens(g, dets, side) for g in groups]))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
         for k, (f, turned, cols, tokens) in enumerate(seen):
@@ -345,9 +285,9 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
                  variants: bool, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
     """The plans of one frame's tokens, likeliest first: a complete hand, then a waiting
     one; hand and melds apart."""
-    tried = _upright_variants(tokens) if variants else [_as_seen(tokens)]
+    tried = upright_variants(tokens) if variants else [as_seen(tokens)]
     if upright and not variants:
-        tried = [_as_seen(tokens), *_upright_variants(tokens)]
+        tried = [as_seen(tokens), *upright_variants(tokens)]
     plans = []
     for variant in tried:
         flat = "".join(variant)
@@ -423,5 +363,5 @@ def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFr
                       notes=notes), used
 
 
-__all__ = ["DEFAULT_LAYOUT", "HandLayout", "LaidMeld", "LayoutConfig", "LayoutPlan", "MeldPlace",
-           "analyse_layout", "is_tile"]
+__all__ = ["DEFAULT_LAYOUT", "WHITE_DRAGON", "HandLayout", "LaidMeld", "LayoutConfig", "LayoutPlan",
+           "MeldPlace", "analyse_layout", "is_tile"]

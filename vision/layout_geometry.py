@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from agari.engine.tiles import BACK, TILE_NAMES
-from agari.vision.detection import TileDetection, as_quad
+from agari.vision.detection import TileDetection
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,6 @@ class GeometryConfig:
 
 DEFAULT_GEOMETRY = GeometryConfig()
 
-NEIGHBOUR_REACH = 1.6
-"""A tile's nearest neighbour in its row lies within this many of its long sides."""
 MELD_COLUMNS = 3
 """Columns of the smallest meld: narrower groups are not tested for sideways tiles."""
 UPRIGHT_SPREAD = 1.2
@@ -284,67 +282,6 @@ def satellite_rows(row: list[int], others: list[list[int]], quads: np.ndarray, f
 def row_weight(dets: list[TileDetection], row: list[int]) -> float:
     """How much a row looks like a player's hand: face-up tiles count 1, backs 1/2."""
     return sum(0.5 if is_face_down(dets[i]) else 1.0 for i in row)
-
-
-def neighbour_frame(dets: list[TileDetection], *, reach: float = NEIGHBOUR_REACH
-                    ) -> HandFrame | None:
-    """The frame along which the tiles have their nearest neighbours, or None without any.
-
-    Tiles of a hand lie side by side, so the step from each tile to its nearest one runs
-    along the row whatever way the locator framed the tiles themselves. The steps'
-    directions are averaged as doubled angles (a step left is one right); steps longer
-    than ``reach`` times the tile's long side join no neighbours.
-    """
-    quads = quads_of(dets)
-    if len(quads) < 2:
-        return None
-    centres = quads.mean(axis=1)
-    sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2)
-    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(dist, np.inf)
-    nearest = dist.argmin(axis=1)
-    near = dist[np.arange(len(quads)), nearest] <= reach * sides.max(axis=1)
-    if not near.any():
-        return None
-    step = centres[nearest[near]] - centres[near]
-    angle = np.arctan2(step[:, 1], step[:, 0])
-    turn = math.atan2(float(np.sin(2 * angle).sum()), float(np.cos(2 * angle).sum())) / 2
-    along = (math.cos(turn), math.sin(turn))
-    if along[0] < 0:
-        along = (-along[0], -along[1])
-    return HandFrame(along, (along[1], -along[0]), median(sides.min(axis=1)),
-                     median(sides.max(axis=1)))
-
-
-def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
-    """The detections with their quads' corners renamed to run along ``frame``.
-
-    The locator orders a quad's corners in the frame of the row it found the
-    tile in; a tile it left in a row of its own (a short quad beside tall ones,
-    a lying tile seen at a slant) gets its own, often a quarter turn off, so its
-    row direction runs across the hand's and it links into no row. Here each
-    quad's corners are turned so that TL→TR runs along the hand's row and
-    TL→BL away from its far side; a quad turned a quarter is sideways when its
-    side along the row is the longer one.
-    """
-    if not dets:
-        return []
-    quads = quads_of(dets)
-    turns = np.stack([np.roll(quads, -k, axis=1) for k in range(4)])  # (4, N, 4, 2)
-    along = (turns[:, :, 1] - turns[:, :, 0]) + (turns[:, :, 2] - turns[:, :, 3])
-    up = (turns[:, :, 0] - turns[:, :, 3]) + (turns[:, :, 1] - turns[:, :, 2])
-    fit = along @ np.asarray(frame.along) + up @ np.asarray(frame.up)  # (4, N)
-    best = fit.argmax(axis=0)
-    out = []
-    for i, d in enumerate(dets):
-        k = int(best[i])
-        if k == 0:
-            out.append(d)
-            continue
-        # Turned a quarter, the locator's sideways flag was judged in the wrong frame.
-        sideways = d.sideways and k % 2 == 0
-        out.append(replace(d, quad=as_quad(turns[k, i]), sideways=sideways))
-    return out
 
 
 def frame_of_row(dets: list[TileDetection], row: list[int]) -> HandFrame:
