@@ -266,11 +266,14 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
             return plans
-    # Backs outside a closed kan are no hand tiles (a wall behind a standing hand, a table
-    # patch between tiles): without them the row's gaps may read.
+    # Backs outside a closed kan are no hand tiles (a wall beside or behind a standing
+    # hand, a table patch between tiles): read the row without those at its ends, then
+    # without any (its gaps may read then).
     faces = [i for i in row if not is_face_down(dets[i])]
     if len(faces) < len(row) and faces:
-        return _plans_in(dets, faces, frame, config, flip, upright)
+        inner = _without_end_backs(dets, row, frame)
+        return _plans_in(dets, inner if len(inner) < len(row) else faces, frame, config, flip,
+                         upright)
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
     f = frame.flipped() if flip else frame
     ext = f.project(quads_of(dets))
@@ -279,6 +282,15 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     faces = tuple(i for i in order if not side[i] and not is_face_down(dets[i]))
     note = "could not tell concealed tiles from melds; read every upright face as concealed"
     return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
+
+
+def _without_end_backs(dets: list[TileDetection], row: list[int], frame: HandFrame
+                       ) -> list[int]:
+    """The row less the face-down tiles before its first face and after its last."""
+    centre = quads_of(dets)[row].mean(axis=1) @ np.asarray(frame.along)
+    order = [row[k] for k in np.argsort(centre)]
+    up = [k for k, i in enumerate(order) if not is_face_down(dets[i])]
+    return order[up[0]:up[-1] + 1]
 
 
 def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],

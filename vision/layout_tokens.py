@@ -28,13 +28,14 @@ def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarra
     """One token per column, from its first tile (``side``: bool ``(N,)`` sideways flags)."""
     out = []
     for col in cols:
-        if len(col) >= 2 and all(side[i] for i in col):
+        # Called tiles show their faces: a back is a back however it lies.
+        if is_face_down(dets[col[0]]):
+            # "b": a back the classifier also thought might be a face (a blank 白).
+            out.append("b" if face_mass(dets[col[0]]) >= TILE_MASS_MIN else "B")
+        elif len(col) >= 2 and all(side[i] and not is_face_down(dets[i]) for i in col):
             out.append("K")
         elif side[col[0]]:
             out.append("S")
-        elif is_face_down(dets[col[0]]):
-            # "b": a back the classifier also thought might be a face (a blank 白).
-            out.append("b" if face_mass(dets[col[0]]) >= TILE_MASS_MIN else "B")
         else:
             # "w": a white dragon the classifier also thought might be a back.
             det = dets[col[0]]

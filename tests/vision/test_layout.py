@@ -205,6 +205,18 @@ def test_a_back_in_the_gap_before_the_winning_tile_is_no_hand_tile() -> None:
     assert roles_of(dets, plan) == [*laid.roles, "other"]
 
 
+def test_stacked_backs_beside_the_hand_are_no_added_kan() -> None:
+    # Two backs of a wall lying just left of the first tile, one on the other.
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    (x0, y0), _, _, (_, y1) = laid.dets[0].quad
+    backs = [TileDetection(quad=((x0 - 56, y), (x0 - 2, y), (x0 - 2, y + 26), (x0 - 56, y + 26)),
+                           sideways=True, face_down=True, label=BACK,
+                           alternatives=((BACK, 0.95),)) for y in (y0 + 1, y0 + 27)]
+    dets = [*laid.dets, *backs]
+    plan = analyse_layout(dets)[0]
+    assert roles_of(dets, plan) == [*laid.roles, "other", "other"]
+
+
 @pytest.mark.parametrize("dets, error", [
     ([], NoTiles),
     ([TileDetection(quad=((0, 0), (40, 0), (40, 54), (0, 54)), face_down=True, label=BACK)],
