@@ -34,6 +34,7 @@ from agari.vision.reading_checks import Situation, changed, context_for
 from agari.vision.reading_copies import cap_copies
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
+from agari.vision.reread import reread_in_hand_frame
 
 TOP_K = 5
 """Names per tile asked of the classifier: the reading's room to correct it."""
@@ -59,6 +60,11 @@ class PipelineConfig:
     read surely enough to anchor completion (`DEFAULT_REFRAME` turns it on)."""
     fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
+    reread: bool = True
+    """Read the hand's tiles again cut as they lie in a first layout's frame, called tiles
+    turned (`agari.vision.reread`), before the layout proper. On the 200 tuning renders
+    (seeds 910000 and 920000) it halved the misread hand tiles (112 to 58) for 83 to 84
+    exact hands and 55 to 58 exact scores; the real photos' variants 340 to 342 tiles."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
@@ -296,6 +302,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         dets = reframe(image, dets, classify, config=config.reframe)
     if config.fill is not None:
         dets = fill_rows(image, dets, classify, config=config.fill)
+    if config.reread:
+        dets = reread_in_hand_frame(image, dets, classify, layout=config.layout)
     t2 = time.perf_counter()
     result = read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
                              config=config)
