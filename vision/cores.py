@@ -13,7 +13,9 @@ trained on renders by `agari.models.cores_train`) reads the photo at
   the one nearest the top left (`CORNER_NORM` pixels per unit).
 
 Each blob of core pixels becomes one quad, its corners averaged over the blob
-weighted by the core probability. The locator adds these quads to its own
+weighted by the core probability. Where the tiles it finds are small (or few), the
+net reads the busy part of the photo again at twice the size (`CoreConfig.zoom_below`).
+The locator adds these quads to its own
 last (`agari.vision.locate.core_proposals`): where its classical steps found a
 tile, their quad fits the face better; where they found none, the net's fills
 the gap.
@@ -57,6 +59,24 @@ class CoreConfig:
     """Blobs with fewer output pixels are specks."""
     min_score: float = 0.6
     """Blobs whose peak probability is below this are dropped."""
+    zoom_below: float | None = 22.0
+    """Where the tiles the net finds are shorter than this (the median long side, in its
+    input pixels), or it finds fewer than `zoom_min`, it reads the photo again enlarged
+    (`zoom_long_side`) and keeps that reading instead: at `long_side` the faces of small
+    tiles blur into each other. On the 200 tuning renders (seeds 910000 and 920000, a
+    quarter of them read twice) hand tiles missed fell from 479 to 284 and exact hands
+    rose from 84 to 92; the real photos are never read twice. None never reads twice."""
+    zoom_min: int = 4
+    zoom_long_side: int = 1920
+    """The long side the whole photo would have in the enlarged reading; only the part of
+    it where the first reading saw a hint of a tile is read (`zoom_hint`, `zoom_margin`)."""
+    zoom_hint: float = 0.1
+    """Core probability (face up or down) that counts as a hint of a tile."""
+    zoom_margin: float = 0.05
+    """The part read enlarged reaches this much of the photo's long side past the hints."""
+    zoom_threads: int = 2
+    """onnxruntime threads for the enlarged reading: the locator's own steps are mostly
+    done by then, and the net's wait is what the photo waits for."""
     threads: int = 1
     """onnxruntime threads: one, as the net runs beside the locator's own work."""
     model: str | None = None
@@ -121,14 +141,60 @@ def net_input(bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, tuple[float,
 
 def find_cores(bgr: np.ndarray, cfg: CoreConfig = CoreConfig(), *,
                session: object | None = None) -> list[CoreQuad]:
-    """Tiles the net finds in a BGR photo, as quads in the photo's pixels."""
-    x, (sx, sy) = net_input(bgr, cfg.long_side)
-    sess = session if session is not None else load_session(cfg.model, cfg.threads)
-    out = sess.run(None, {"image": x})[0][0]  # (11, H/2, W/2): 3 class probs, 8 offsets
+    """Tiles the net finds in a BGR photo, as quads in the photo's pixels (read again
+    enlarged where they are small or few: `CoreConfig.zoom_below`)."""
+    out, factors = _run(bgr, cfg.long_side, cfg.model, cfg.threads, session)
+    found = _decode(out, factors, cfg)
+    if not _zoom_wanted(found, bgr.shape, cfg):
+        return found
+    x0, y0, x1, y1 = _busy_box(out, factors, bgr.shape, cfg)
+    crop = bgr[y0:y1, x0:x1]
+    long_side = round(max(crop.shape[:2]) * cfg.zoom_long_side / max(bgr.shape[:2]))
+    out, factors = _run(crop, long_side, cfg.model, cfg.zoom_threads, session)
+    shift = np.float32([x0, y0])
+    return [CoreQuad(c.quad + shift, c.score, c.face_down) for c in _decode(out, factors, cfg)]
+
+
+def _zoom_wanted(found: list[CoreQuad], shape: tuple[int, ...], cfg: CoreConfig) -> bool:
+    """Whether the tiles found are few or small enough to read the photo again enlarged."""
+    if cfg.zoom_below is None or cfg.zoom_long_side <= cfg.long_side:
+        return False
+    if len(found) < max(cfg.zoom_min, 1):
+        return True
+    sides = [np.linalg.norm(c.quad - np.roll(c.quad, 1, axis=0), axis=1).max() for c in found]
+    return float(np.median(sides)) * cfg.long_side / max(shape[:2]) < cfg.zoom_below
+
+
+def _busy_box(out: np.ndarray, factors: tuple[float, float], shape: tuple[int, ...],
+              cfg: CoreConfig) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)``, photo pixels: where the net saw any hint of a tile (core
+    probability above `CoreConfig.zoom_hint`), widened by `CoreConfig.zoom_margin` of the
+    photo's size; the whole photo when it saw none. Only this part is read enlarged."""
+    h, w = shape[:2]
+    ys, xs = np.nonzero(out[1] + out[2] > cfg.zoom_hint)
+    if not len(xs):
+        return 0, 0, w, h
+    pad = cfg.zoom_margin * max(h, w)
+    sx, sy = factors[0] * STRIDE, factors[1] * STRIDE
+    return (max(0, int(xs.min() * sx - pad)), max(0, int(ys.min() * sy - pad)),
+            min(w, int((xs.max() + 1) * sx + pad)), min(h, int((ys.max() + 1) * sy + pad)))
+
+
+def _run(bgr: np.ndarray, long_side: int, model: str | None, threads: int,
+         session: object | None) -> tuple[np.ndarray, tuple[float, float]]:
+    """The net's output for the photo scaled to ``long_side``: float32 ``(11, H/2, W/2)``
+    (3 class probabilities, 8 corner offsets), and the input-to-photo factors."""
+    x, factors = net_input(bgr, long_side)
+    sess = session if session is not None else load_session(model, threads)
+    return sess.run(None, {"image": x})[0][0], factors
+
+
+def _decode(out: np.ndarray, factors: tuple[float, float], cfg: CoreConfig) -> list[CoreQuad]:
+    """The net's blobs as quads in the photo's pixels."""
     found: list[CoreQuad] = []
     for cls, face_down in ((1, False), (2, True)):
         found += _blobs(out[cls], out[3:], cfg, face_down)
-    scale = np.float32([sx, sy])
+    scale = np.float32(factors)
     return [CoreQuad(c.quad * scale, c.score, c.face_down) for c in found]
 
 

@@ -24,7 +24,8 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
    band (the tiles' tops) are cut by the repeat of their seams, where the
    other proposals left them uncovered.
 6. Core net (`agari.vision.cores`, when `LocateConfig.cores` is set): a small
-   convolutional net, run beside steps 1-5, marks tile middles and corners; its
+   convolutional net, run beside steps 1-5, marks tile middles and corners (small
+   tiles: read again enlarged, `CoreConfig.zoom_below`); its
    quads are added where no other proposal lies and a like-sized one is near.
    Given a judge (`agari photo` passes the classifier), a classical proposal
    that straddles two sure net quads, or fits the one it covers badly, is

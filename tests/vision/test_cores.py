@@ -186,3 +186,49 @@ def test_the_judge_settles_a_dispute_by_a_clear_margin_only():
     assert _contest(image, 2.0, judge, replace(rules, margin=0.2))([(classical, rivals)]) == []
     # A classical quad the judge thinks holds a tile (0.5 is not under 0.4) is never displaced.
     assert _contest(image, 2.0, judge, replace(rules, doubt=0.4))([(classical, rivals)]) == []
+
+
+def test_small_tiles_are_read_again_enlarged():
+    """Rendered scene 930041 (not a tuning or held-out seed): 14 hand faces about 25
+    pixels long in a 1920x1080 photo; read once at 960 pixels the net finds 2 of them."""
+    from agari.datasets.scene import SceneConfig, render_scene
+
+    image, ann = render_scene(930041, SceneConfig(width=1920, height=1080, fit_prob=1.0,
+                                                  kinds=("shown", "standing", "table")))
+    truth = _hand_quads(ann)
+    once = [c.quad for c in find_cores(image, CoreConfig(zoom_below=None))]
+    twice = [c.quad for c in find_cores(image)]
+    assert len(match_quads(truth, once, iou=quad_iou, min_iou=0.5)) <= 4
+    assert len(match_quads(truth, twice, iou=quad_iou, min_iou=0.5)) >= 12
+
+
+def test_large_tiles_are_read_once(slanted_render):
+    calls = []
+
+    class Counting:
+        def __init__(self):
+            self.session = load_session()
+
+        def run(self, names, feed):
+            calls.append(feed["image"].shape)
+            return self.session.run(names, feed)
+
+    find_cores(slanted_render[0], CoreConfig(zoom_below=5.0), session=Counting())
+    assert len(calls) == 1
+    find_cores(slanted_render[0], CoreConfig(zoom_below=500.0), session=Counting())
+    assert len(calls) == 3 and calls[2][3] > calls[1][3]  # the second reading enlarged
+
+
+@pytest.mark.parametrize(("hints", "box"), [
+    ([], (0, 0, 400, 300)),  # no hint anywhere: the whole photo
+    ([(10, 20)], (80 - 20, 40 - 20, 84 + 20, 44 + 20)),  # one output pixel (4x4), widened
+    ([(0, 0), (30, 50)], (0, 0, 204 + 20, 124 + 20)),  # clipped to the photo
+])
+def test_the_enlarged_reading_covers_where_the_net_saw_hints(hints, box):
+    from agari.vision.cores import _busy_box
+
+    out = np.zeros((11, 75, 100), np.float32)
+    for y, x in hints:
+        out[1, y, x] = 0.3
+    cfg = CoreConfig(zoom_hint=0.1, zoom_margin=0.05)
+    assert _busy_box(out, (2.0, 2.0), (300, 400, 3), cfg) == box
