@@ -450,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="locate without the core net (agari.vision.cores), as before it")
     ap.add_argument("--cores-model", type=Path, default=None,
                     help="core net .onnx to use instead of the shipped one")
+    ap.add_argument("--no-zoom", action="store_true",
+                    help="the core net reads each photo once, small tiles too "
+                         "(CoreConfig.zoom_below=None)")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
@@ -458,6 +461,8 @@ def main(argv: list[str] | None = None) -> int:
     cores = None if args.no_cores else replace(
         HAND_LOCATE.cores or CoreConfig(),
         model=str(args.cores_model) if args.cores_model else None)
+    if cores is not None and args.no_zoom:
+        cores = replace(cores, zoom_below=None)
     args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
                                  reframe=DEFAULT_REFRAME if args.reframe else None,
                                  locate=replace(HAND_LOCATE, cores=cores))
