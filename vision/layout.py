@@ -33,7 +33,7 @@ from agari.engine.hand import SOURCES
 from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection
 from agari.vision.layout_extras import ExtrasConfig, find_extras
-from agari.vision.layout_frame import aligned, neighbour_frame
+from agari.vision.layout_frame import aligned, neighbour_frame, without_end_backs
 from agari.vision.layout_geometry import (
     GeometryConfig,
     HandFrame,
@@ -52,6 +52,8 @@ from agari.vision.layout_geometry import (
     stacked_onto,
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
+from agari.vision.layout_inline import InlineConfig, in_line
+from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, lying_doubt, row_pose
 from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
@@ -75,6 +77,8 @@ class LayoutConfig:
     row's median gap (and at least `min_group_gap`) separates groups too."""
     geometry: GeometryConfig = field(default_factory=GeometryConfig)
     extras: ExtrasConfig = field(default_factory=ExtrasConfig)
+    lying: LyingConfig = field(default_factory=LyingConfig)
+    inline: InlineConfig = field(default_factory=InlineConfig)
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -181,7 +185,8 @@ def is_tile(det: TileDetection) -> bool:
 
 
 def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_LAYOUT,
-                   flip: bool | None = None, upright: bool = False) -> list[LayoutPlan]:
+                   flip: bool | None = None, upright: bool = False, unread: bool = False
+                   ) -> list[LayoutPlan]:
     """Candidate layouts of a photographed hand, the geometrically likeliest first.
 
     Args:
@@ -193,6 +198,8 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         upright: also offer the plans with one sideways tile taken as upright (a tile
             lying flat by a standing row looks sideways); otherwise only when the row
             reads no other way.
+        unread: also take into the hand's row the quads called ``none`` that sit in it as
+            a tile would (`agari.vision.layout_inline`).
 
     Returns:
         One plan per way the hand's row can be cut into concealed tiles and
@@ -224,10 +231,22 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     small = [i for r in others if len(r) <= 2 for i in r if i not in set(hand_row)]
     hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
                                        config.geometry)
-    plans = _plans_in(dets, hand_row, frame, config, flip, upright)
     rest = [i for i in idx if i not in set(hand_row)]
     not_tiles = [i for i, d in enumerate(dets) if not is_tile(d)]
-    out = []
+    if unread:
+        # Quads called none where a tile of the row belongs, taken as tiles of it.
+        found = in_line(frame.project(quads), hand_row, not_tiles, frame, config.inline)
+        hand_row = hand_row + found
+        not_tiles = [i for i in not_tiles if i not in found]
+    return _laid_plans(dets, hand_row, rest, not_tiles, frame, config, flip, upright)
+
+
+def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
+                not_tiles: list[int], frame: HandFrame, config: LayoutConfig, flip: bool | None,
+                upright: bool) -> list[LayoutPlan]:
+    """The plans of one hand's row, with the indicators and other tiles around it."""
+    plans = _plans_in(dets, hand_row, frame, config, flip, upright)
+    out, spare = [], []
     for plan, used in plans:
         ext = plan.frame.project(quads_of(dets))
         extras = find_extras(dets, ext, plan.frame, rest, plan, hand_row, config.extras)
@@ -235,10 +254,15 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         others = sorted(set(leftover) | set(extras.others) | set(not_tiles))
         win = plan.win if plan.win is not None else extras.win
         notes = plan.notes + extras.notes
-        concealed = plan.concealed
-        out.append(LayoutPlan(plan.frame, concealed, win, plan.melds, extras.dora, extras.ura,
-                              tuple(others), plan.flipped, notes, plan.apart))
-    return out
+        out.append(LayoutPlan(plan.frame, plan.concealed, win, plan.melds, extras.dora,
+                              extras.ura, tuple(others), plan.flipped, notes, plan.apart))
+        if plan.win is None and extras.win is not None:
+            # A lone tile near the hand's end may be a pond's or wall's: the waiting hand
+            # without it stays a (less likely) plan, for the reading to weigh.
+            spare.append(LayoutPlan(plan.frame, plan.concealed, None, plan.melds, extras.dora,
+                                    extras.ura, tuple(sorted({*others, extras.win})),
+                                    plan.flipped, plan.notes, plan.apart))
+    return out + spare
 
 
 def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,
@@ -254,15 +278,16 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
             cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
             relative=config.relative_gap))
         side = sideways_flags(dets, ext, groups, config.geometry)
-        seen.append((f, turned, cols, [row_tokens(g, dets, side) for g in groups]))
+        seen.append((f, turned, cols, [row_tokens(g, dets, side) for g in groups],
+                     row_pose(groups, ext, config.lying)))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
-        for k, (f, turned, cols, tokens) in enumerate(seen):
-            plans = _frame_plans(f, turned, cols, tokens, variants, upright)
+        for k, (f, turned, cols, tokens, pose) in enumerate(seen):
+            plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config.lying)
             if not plans:
                 continue
             if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens):
-                other = _frame_plans(*seen[1], variants, upright)
+                other = _frame_plans(*seen[1], variants, upright, config.lying)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
             return plans
@@ -271,7 +296,7 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     # without any (its gaps may read then).
     faces = [i for i in row if not is_face_down(dets[i])]
     if len(faces) < len(row) and faces:
-        inner = _without_end_backs(dets, row, frame)
+        inner = without_end_backs(dets, row, frame)
         return _plans_in(dets, inner if len(inner) < len(row) else faces, frame, config, flip,
                          upright)
     # Unreadable as a laid-out hand: take the row's upright faces as the concealed tiles.
@@ -284,36 +309,31 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
 
 
-def _without_end_backs(dets: list[TileDetection], row: list[int], frame: HandFrame
-                       ) -> list[int]:
-    """The row less the face-down tiles before its first face and after its last."""
-    centre = quads_of(dets)[row].mean(axis=1) @ np.asarray(frame.along)
-    order = [row[k] for k in np.argsort(centre)]
-    up = [k for k, i in enumerate(order) if not is_face_down(dets[i])]
-    return order[up[0]:up[-1] + 1]
-
-
 def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],
-                 variants: bool, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
+                 pose: RowPose, variants: bool, upright: bool, lying: LyingConfig
+                 ) -> list[tuple[LayoutPlan, set[int]]]:
     """The plans of one frame's tokens, likeliest first: a complete hand, then a waiting
-    one; hand and melds apart."""
-    tried = upright_variants(tokens) if variants else [as_seen(tokens)]
+    one; hand and melds apart. As seen, the row is also read with called tiles guessed in
+    groups that show none (`called_variants`)."""
+    seen: list[tuple[list[str], frozenset[int]]] = [(as_seen(tokens), frozenset())]
+    tried = [(v, frozenset()) for v in upright_variants(tokens)] if variants \
+        else seen + called_variants(seen[0][0], pose, lying)
     if upright and not variants:
-        tried = [as_seen(tokens), *upright_variants(tokens)]
+        tried += [(v, frozenset()) for v in upright_variants(tokens)]
     plans = []
-    for variant in tried:
+    for variant, guessed in tried:
         flat = "".join(variant)
-        mine = [(_plan_of(cut, cols, flat, f, turned), 0, mixed_groups(cut))
-                for cut in segment_row(variant)]
+        cuts = [(cut, 0) for cut in segment_row(variant)]
         # Only a row that reads as seen also gets melds across a gap.
-        if mine:
-            mine += [(_plan_of(cut, cols, flat, f, turned), 1, mixed_groups(cut))
-                     for cut in bridged_cuts(variant)]
-        mine += [(waiting, bridged, mixed) for (plan, bridged, mixed) in mine
+        if cuts:
+            cuts += [(cut, 1) for cut in bridged_cuts(variant)]
+        mine = [(_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
+                 lying_doubt(cut, pose, guessed)) for cut, bridged in cuts]
+        mine += [(waiting, *rest) for (plan, *rest) in mine
                  if (waiting := _waiting(plan, cols, flat)) is not None]
         plans += mine
     plans.sort(key=lambda p: _likeliness(*p))
-    return [plan for plan, _, _ in plans]
+    return [plan for plan, *_ in plans]
 
 
 def _waiting(plan: tuple[LayoutPlan, set[int]], cols: list[list[int]], tokens: str
@@ -329,13 +349,14 @@ def _waiting(plan: tuple[LayoutPlan, set[int]], cols: list[list[int]], tokens: s
     return replace(p, concealed=(*p.concealed, p.win), win=None, apart=p.win), used
 
 
-def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int) -> tuple:
+def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int, doubt: int
+                ) -> tuple:
     """Sort key of a plan, likeliest first: a hand's size (complete, then waiting); a waiting
-    hand shows no winning tile apart; no meld across a gap; fewer groups shared by the
-    concealed tiles and a meld."""
+    hand shows no winning tile apart; true to the groups' poses (`lying_doubt`); no meld
+    across a gap; fewer groups shared by the concealed tiles and a meld."""
     p = plan[0]
-    return (p.size not in HAND_SIZES, p.size != 14, p.size == 13 and p.win is not None, bridged,
-            mixed)
+    return (p.size not in HAND_SIZES, p.size != 14, p.size == 13 and p.win is not None, doubt,
+            bridged, mixed)
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 from agari.vision.detection import TileDetection, as_quad
-from agari.vision.layout_geometry import HandFrame, median, quads_of
+from agari.vision.layout_geometry import HandFrame, is_face_down, median, quads_of
 
 NEIGHBOUR_REACH = 1.6
 """A tile's nearest neighbour in its row lies within this many of its long sides."""
@@ -81,4 +81,13 @@ def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
     return out
 
 
-__all__ = ["NEIGHBOUR_REACH", "aligned", "neighbour_frame"]
+def without_end_backs(dets: list[TileDetection], row: list[int], frame: HandFrame
+                      ) -> list[int]:
+    """The row less the face-down tiles before its first face and after its last."""
+    centre = quads_of(dets)[row].mean(axis=1) @ np.asarray(frame.along)
+    order = [row[k] for k in np.argsort(centre)]
+    up = [k for k, i in enumerate(order) if not is_face_down(dets[i])]
+    return order[up[0]:up[-1] + 1]
+
+
+__all__ = ["NEIGHBOUR_REACH", "aligned", "neighbour_frame", "without_end_backs"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agari.engine.errors import InvalidHand
 from agari.engine.tiles import TILE_NAMES, Tile
@@ -32,6 +32,7 @@ from agari.vision.reading_checks import (
     Parts,
     Situation,
 )
+from agari.vision.reading_implied import ImpliedConfig, with_implied
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,11 @@ class ReadingConfig:
     """Once a winning shape is found, a scoring reading is still sought among readings up to
     this many times less probable; beyond, the shape without yaku is the answer."""
     max_states: int = 4000
+    """Readings examined per layout plan at most (a budget, not a timer: results repeat)."""
     give_up: int = 1000
     """A plan none of whose first this many readings can exist is given up."""
-    """Readings examined per layout plan at most (a budget, not a timer: results repeat)."""
+    implied: ImpliedConfig = field(default_factory=ImpliedConfig)
+    """Names a meld's tiles lend an unreadable tile of it (`agari.vision.reading_implied`)."""
 
 
 DEFAULT_READING = ReadingConfig()
@@ -251,7 +254,8 @@ def _top_level(plan: LayoutPlan, situation: Situation) -> int:
 def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situation,
                config: ReadingConfig) -> list[HandReading]:
     slots = _slots(plan, situation)
-    options = [candidates(dets[i], config) for i in slots]
+    options = with_implied(dets, plan, slots, [candidates(dets[i], config) for i in slots],
+                           config.implied)
     if situation.win is not None and plan.win is not None:
         options[len(plan.concealed)] = [(situation.win, 0.0)]
     assessor = Assessor(plan, slots, situation)

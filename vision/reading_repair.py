@@ -22,7 +22,13 @@ from agari.engine.tiles import NONE, TILE_NAMES, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout, is_tile
 from agari.vision.layout_geometry import face_mass
-from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig, read_hand
+from agari.vision.reading import (
+    DEFAULT_READING,
+    HandReading,
+    Reading,
+    ReadingConfig,
+    read_hand,
+)
 from agari.vision.reading_checks import SHAPE, Situation
 from agari.vision.reading_copies import cap_copies
 
@@ -45,6 +51,15 @@ DEFAULT_REPAIR = RepairConfig()
 
 UPRIGHT_PENALTY = math.log(2.0)
 """Charge for reading a tile that looks sideways as upright: a small doubt of the geometry."""
+UNREAD_PENALTY = math.log(10.0)
+"""Charge for taking the quads called none in the hand's row as tiles (`layout_inline`)."""
+UNREAD = -1
+"""The index `read_with_repairs` gives the fix that takes such quads as tiles."""
+UPRIGHT_FIX = (UPRIGHT_PENALTY, None, None,
+               "a tile was read otherwise than it looked (a sideways one as upright, or a white "
+               "dragon as a back or back as a white dragon)")
+UNREAD_FIX = (UNREAD_PENALTY, UNREAD, None,
+              "quads in the hand's row that the classifier called none were read as tiles")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +110,12 @@ def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
     return out
 
 
+def _rank(reading: HandReading, penalty: float) -> tuple:
+    """How good a (possibly fixed) reading is: its level, then a complete hand over a waiting
+    one, then its probability less the fix's charge."""
+    return (reading.level, reading.layout.size == 14, -(reading.cost + penalty))
+
+
 def _good_enough(reading: Reading) -> bool:
     """A winning shape, and not a waiting hand shown with a tile set apart (as its winner or
     not): a tile the locator or classifier lost may make it complete."""
@@ -122,26 +143,27 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         first = read_hand(dets, plans, situation, config=reading)
     except InvalidHand as err:
         first, error = None, err
-    if first is not None and _good_enough(first):
+    good = first is not None and _good_enough(first)
+    if good and first.best.layout.size != 13:
         return Repaired(dets, plans, first, notes)
-    best = (first.best.level, -first.best.cost) if first is not None else None
+    best = _rank(first.best, 0.0) if first is not None else None
     kept = Repaired(dets, plans, first, notes) if first is not None else None
     # Second chances read on a smaller budget: they only matter when they win easily.
     quick = replace(reading, max_states=min(reading.max_states, repair.max_states),
                     give_up=min(reading.give_up, repair.max_states // 4))
-    fixes = [(UPRIGHT_PENALTY, None, None, "a tile was read otherwise than it looked (a sideways "
-                                           "one as upright, or a white dragon as a back or back "
-                                           "as a white dragon)"),
-             *_fixes(dets, plans[0], repair)]
+    # A waiting hand that reads well may still lack a tile the classifier called none.
+    fixes = [UNREAD_FIX] if good else [UPRIGHT_FIX, UNREAD_FIX, *_fixes(dets, plans[0], repair)]
     for penalty, i, fixed, note in fixes:
-        tried = dets if i is None else dets[:i] + (fixed,) + dets[i + 1:]
+        tried = dets if i is None or i < 0 else dets[:i] + (fixed,) + dets[i + 1:]
         try:
             tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip,
-                                               upright=i is None))
+                                               upright=i is None, unread=i == UNREAD))
+            if i == UNREAD and tried_plans == plans:
+                continue  # no such quads: nothing new to read
             got = read_hand(tried, tried_plans, situation, config=quick)
         except AgariError:
             continue
-        score = (got.best.level, -(got.best.cost + penalty))
+        score = _rank(got.best, penalty)
         if best is None or score > best:
             best, kept = score, Repaired(tried, tried_plans, got, (*notes, note))
     if kept is None:

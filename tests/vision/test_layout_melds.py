@@ -1,0 +1,207 @@
+"""Called melds the geometry half shows: lying flat with no sideways look, a tile of them
+called none, a lone tile near the hand that is no winning tile."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.layout import analyse_layout
+from agari.vision.layout_geometry import HandFrame
+from agari.vision.layout_inline import in_line
+from agari.vision.layout_lying import RowPose, called_variants, group_guesses
+from agari.vision.reading import read_hand
+from agari.vision.reading_checks import Situation
+from agari.vision.reading_implied import DEFAULT_IMPLIED, mate_names, with_implied
+from agari.vision.reading_repair import read_with_repairs
+from layout_factories import H, W, lay_out, with_alternatives
+
+BOTTOM = 600.0
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+
+
+def tile(label: str, x: float, *, w: float = W, h: float = H, y: float = BOTTOM,
+         alts: list[tuple[str, float]] | None = None) -> TileDetection:
+    """An axis-aligned detection ``w`` wide and ``h`` tall whose bottom edge lies at ``y``."""
+    quad = ((x, y - h), (x + w, y - h), (x + w, y), (x, y))
+    det = TileDetection(quad=quad, label=Tile.parse(label), confidence=1.0,
+                        alternatives=((label, 1.0),))
+    return with_alternatives(det, alts) if alts else det
+
+
+def hand_with_group(group: list[tuple[str, float, float]], *, concealed: str = "123m456p789s1z",
+                    win: str = "1z", gap: float = 1.0) -> tuple[list[TileDetection], list[int]]:
+    """A standing hand, its winning tile apart, then ``group`` (label, width, height) after a
+    gap of ``gap`` tile widths; returns the detections and the group's indices."""
+    dets = [tile(t, k * W * 1.03) for k, t in enumerate(
+        [f"{c}{s}" for s, cs in _groups(concealed) for c in cs])]
+    x = len(dets) * W * 1.03 + 0.6 * W
+    dets.append(tile(win, x))
+    x += W * (1 + gap)
+    start = len(dets)
+    for label, w, h in group:
+        dets.append(tile(label, x, w=w, h=h))
+        x += w * 1.03
+    return dets, list(range(start, len(dets)))
+
+
+def _groups(text: str) -> list[tuple[str, str]]:
+    out, digits = [], ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out.append((ch, digits))
+            digits = ""
+    return out
+
+
+# Lying flat and seen at a slant, a meld's tiles look squat; the called one (sideways) a
+# little squatter, not enough to read as sideways.
+LYING = [("7z", W, 0.4 * H), ("7z", 1.2 * W, 0.4 * H), ("7z", W, 0.4 * H)]
+STANDING = [("7z", W, H), ("7z", W, H), ("7z", W, H)]
+
+
+def test_a_meld_lying_flat_by_a_standing_hand_is_a_meld() -> None:
+    dets, group = hand_with_group(LYING)
+    plan = analyse_layout(dets)[0]
+    assert [m.detections for m in plan.melds] == [tuple(group)]
+    assert plan.melds[0].sideways_index == 1  # the squattest column is taken as called
+    assert len(plan.concealed) == 10 and plan.win == group[0] - 1
+
+
+def test_a_standing_group_apart_reads_as_concealed_first_and_as_a_meld_after() -> None:
+    dets, group = hand_with_group(STANDING)
+    plans = analyse_layout(dets)
+    assert not plans[0].melds and set(group) <= set(plans[0].concealed)
+    assert any(m.detections == tuple(group) for p in plans[1:] for m in p.melds)
+
+
+@pytest.mark.parametrize("tokens, lying, expected", [
+    (["PPPPPPPPPP", "P", "PPP"], (False, False, True), [["PPPPPPPPPP", "P", "PSP"]]),
+    (["PPPPPPP", "PPP", "PPPP"], (False, True, True),
+     [["PPPPPPP", "PSP", "PPSP"], ["PPPPPPP", "PSP", "PPPP"], ["PPPPPPP", "PPP", "PPSP"]]),
+    # A lying group of seven holds two melds: one called tile shown, one guessed.
+    (["PPPPPPP", "SPPPPPP"], (False, True), [["PPPPPPP", "SPPPPSP"]]),
+    (["PPPPPPPPPP", "P", "SPP"], (False, False, True), []),   # a called tile already seen
+    (["PPPPPPPPPP", "P", "PP"], (False, False, True), []),    # no meld's size
+    (["PPPPPPPPPP", "BPPB"], (False, True), []),              # a closed kan
+])
+def test_called_variants(tokens, lying, expected) -> None:
+    # Squattest columns: the second of three, the third of four, the sixth of seven.
+    squat = {1: (0,), 2: (1, 0), 3: (1, 0, 2), 4: (2, 0, 1, 3), 7: (5, 0, 1, 2, 3, 4, 6)}
+    pose = RowPose(lying, tuple(squat.get(len(t), tuple(range(len(t)))) for t in tokens),
+                   tuple(len(t) for t in tokens))
+    got = [v for v, guessed in called_variants(tokens, pose) if all(pose.lying[g]
+                                                                   for g in guessed)]
+    assert got == expected
+
+
+@pytest.mark.parametrize("tokens, squat, expected", [
+    ("PPP", (1, 0, 2), ["PSP"]),
+    ("PPPP", (3, 0, 1, 2), ["PPPS"]),
+    ("SPPPPP", (3, 0, 1, 2, 4, 5), ["SPPSPP"]),          # two melds, one called tile seen
+    ("PPPPPPPPP", tuple(range(9)), ["SSSPPPPPP"]),       # three melds, none seen
+    ("SPP", (0, 1, 2), []),                              # nothing left to guess
+    ("PBBP", (0, 1, 2, 3), []),
+])
+def test_group_guesses(tokens, squat, expected) -> None:
+    assert group_guesses(tokens, squat) == expected
+
+
+def test_a_lone_tile_near_the_hand_need_not_be_its_winning_tile() -> None:
+    # Thirteen tiles (a pon and ten concealed) and, in front of the meld, a stray 5m.
+    laid = lay_out("123m456p789s1z", melds=(("pon", "777z", 1),))
+    end = max(x for d in laid.dets[:10] for x, _ in d.quad)
+    stray = tile("5m", end + 0.2 * W, y=BOTTOM + 1.3 * H)
+    dets = [*laid.dets, stray]
+    plans = analyse_layout(dets)
+    assert plans[0].win == len(dets) - 1
+    assert any(p.win is None and p.melds for p in plans[1:])
+    # The waiting hand reads (tenpai on 1z); with the 5m it would be no hand at all.
+    reading = read_hand(dets, plans, SITUATION)
+    assert reading.level == "winning shape"
+    assert reading.layout.win is None and len(reading.layout.concealed) == 10
+
+
+def unread_meld() -> tuple[list[TileDetection], int]:
+    """A hand whose pon's last tile the classifier called none with little doubt."""
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    last = len(dets) - 1
+    dets[last] = with_alternatives(dets[last], [("none", 0.97), ("1m", 0.02), ("2m", 0.01)])
+    return dets, last
+
+
+def test_a_quad_called_none_in_a_meld_joins_the_row_only_when_asked() -> None:
+    dets, last = unread_meld()
+    assert last not in {i for p in analyse_layout(dets) for m in p.melds for i in m.detections}
+    plan = analyse_layout(dets, unread=True)[0]
+    assert plan.melds and plan.melds[0].detections[-1] == last
+
+
+def test_a_meld_names_its_unread_tile_and_completes_the_hand() -> None:
+    dets, last = unread_meld()
+    got = read_with_repairs(dets, SITUATION)
+    layout = got.reading.layout
+    assert [str(t) for t in layout.melds[0].tiles] == ["7z", "7z", "7z"]
+    assert layout.hand_text == "123m456p789s1z1z 777z"
+    assert any("called none" in n for n in got.notes)
+
+
+FRAME = HandFrame((1.0, 0.0), (0.0, -1.0), W, H)
+
+
+def _ext(dets: list[TileDetection]) -> np.ndarray:
+    return FRAME.project(np.asarray([d.quad for d in dets], float))
+
+
+@pytest.mark.parametrize("x, w, h, y, taken", [
+    (3 * W * 1.03 + 2, W, H, BOTTOM, True),          # right after the row
+    (3 * W * 1.03 + 0.45 * W, W, H, BOTTOM, True),    # a small gap before it
+    (3 * W * 1.03 + 1.5 * W, W, H, BOTTOM, False),    # too far along the row
+    (2 * W * 1.03 + 5, W, H, BOTTOM, False),          # over a tile already there
+    (3 * W * 1.03 + 2, W, H, BOTTOM + H, False),      # in front of the row
+    (3 * W * 1.03 + 2, W, 0.3 * H, BOTTOM, False),    # no tile's size
+])
+def test_in_line(x, w, h, y, taken) -> None:
+    dets = [tile("1m", k * W * 1.03) for k in range(3)]
+    dets.append(tile("1m", x, w=w, h=h, y=y, alts=[("none", 0.95), ("1m", 0.05)]))
+    assert in_line(_ext(dets), [0, 1, 2], [3], FRAME) == ([3] if taken else [])
+
+
+def test_two_unread_tiles_side_by_side_join_in_turn() -> None:
+    dets = [tile("1m", k * W * 1.03) for k in range(3)]
+    for k in (3, 4):
+        dets.append(tile("1m", k * W * 1.03, alts=[("none", 0.95), ("1m", 0.05)]))
+    assert in_line(_ext(dets), [0, 1, 2], [4, 3], FRAME) == [3, 4]
+
+
+@pytest.mark.parametrize("name, mates", [
+    ("3m", ["3m", "1m", "2m", "4m", "5m"]),
+    ("0p", ["5p", "3p", "4p", "6p", "7p"]),
+    ("9s", ["9s", "7s", "8s"]),
+    ("5z", ["5z"]),
+])
+def test_mate_names(name, mates) -> None:
+    assert [str(t) for t in mate_names(Tile.parse(name))] == mates
+
+
+def test_only_weak_meld_tiles_take_their_mates_names() -> None:
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    first, weak = len(dets) - 3, len(dets) - 1
+    dets[weak] = with_alternatives(dets[weak], [("1m", 0.3), ("2m", 0.1)])
+    plan = analyse_layout(dets)[0]
+    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
+    options = [[(Tile.parse(n), -math.log(p)) for n, p in dets[i].alternatives] for i in slots]
+    got = with_implied(dets, plan, slots, options)
+    cost = -math.log(DEFAULT_IMPLIED.implied_p)
+    assert (Tile.parse("7z"), cost) in got[slots.index(weak)]
+    assert got[slots.index(first)] == options[slots.index(first)]
+    assert options[slots.index(weak)] == [(Tile.parse("1m"), -math.log(0.3)),
+                                          (Tile.parse("2m"), -math.log(0.1))]

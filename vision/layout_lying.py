@@ -1,0 +1,133 @@
+"""Melds that show too few sideways tiles: groups lying flat beside a standing hand.
+
+Seen from low over the table, melds laid flat beside a standing hand are
+foreshortened: every tile of them looks squat, the called one only a little
+squatter, so it often does not read as sideways (``S``) and the melds' tokens
+read ``PPP``, ``SPPPPP``..., as concealed tiles would. Such a group still lies
+apart (a gap splits it off) and flat where the hand stands: its tiles'
+along/across aspect is far above the standing row's, and it holds nothing but
+melds. `called_variants` offers the row's tokens with the called tiles such a
+group lacks guessed at its squattest columns, and `lying_doubt` ranks the
+cuts: a lying group read as concealed tiles, or a standing group read as a
+meld, is doubted. The reading still decides by the tiles (a guessed meld that
+is no set reads as nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from agari.vision.layout_geometry import median
+from agari.vision.layout_parse import MELD_WIDTH, Chunk
+
+
+@dataclass(frozen=True, slots=True)
+class LyingConfig:
+    """When a group of the hand's row lies flat beside standing tiles."""
+
+    flat_ratio: float = 1.5
+    """A group lies flat when its columns' median along/across aspect is this many times
+    that of the row's longest group (upright tiles standing: about 0.75; lying flat and
+    seen at 30-40 degrees: about 2)."""
+    any_group: bool = True
+    """Also guess a called tile in groups that do not lie flat (ranked as doubted)."""
+
+
+DEFAULT_LYING = LyingConfig()
+
+MAX_GUESSED = 3
+"""Groups given a guessed called tile at once, at most (four melds fill a hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowPose:
+    """How each gap-delimited group of the hand's row lies.
+
+    Attributes:
+        lying: per group, whether it lies flat beside a standing longest group.
+        squat: per group, its column indices squattest first (the likeliest called tiles).
+        sizes: per group, its number of columns.
+    """
+
+    lying: tuple[bool, ...]
+    squat: tuple[tuple[int, ...], ...]
+    sizes: tuple[int, ...]
+
+
+def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
+             cfg: LyingConfig = DEFAULT_LYING) -> RowPose:
+    """The pose of each group of a row (``ext``: float ``(N, 4)`` extents in the hand's frame).
+
+    Each column is measured by its first tile; the reference is the longest group (the
+    concealed tiles, as a hand holds more tiles than any meld).
+    """
+    if not groups:
+        return RowPose((), (), ())
+    aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
+    per = [np.asarray([aspect[c[0]] for c in g]) for g in groups]
+    ref = median(per[int(np.argmax([len(g) for g in groups]))])
+    lying = tuple(bool(median(a) >= cfg.flat_ratio * ref) for a in per)
+    squat = tuple(tuple(int(k) for k in np.argsort(-a, kind="stable")) for a in per)
+    return RowPose(lying, squat, tuple(len(g) for g in groups))
+
+
+def group_guesses(tokens: str, squat: tuple[int, ...]) -> list[str]:
+    """A group's tokens with called tiles guessed, for each number of melds it can hold.
+
+    A group of ``n`` columns holds between ``ceil(n / 4)`` and ``floor(n / 3)`` melds, each
+    with one called tile: those it does not show are guessed at its squattest upright
+    columns. Groups with backs (a closed kan, a wall) are left alone.
+    """
+    if set(tokens) - {"P", "S", "K"}:
+        return []
+    shown = tokens.count("S") + tokens.count("K")
+    upright = [k for k in squat if tokens[k] == "P"]
+    out = []
+    for melds in range(-(-len(tokens) // (MELD_WIDTH + 1)), len(tokens) // MELD_WIDTH + 1):
+        need = melds - shown
+        if 0 < need <= len(upright):
+            called = set(upright[:need])
+            out.append("".join("S" if k in called else t for k, t in enumerate(tokens)))
+    return out
+
+
+def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT_LYING
+                    ) -> list[tuple[list[str], frozenset[int]]]:
+    """The row's tokens with called tiles guessed where groups show too few (`group_guesses`).
+
+    Groups lying flat beside the standing hand are melds however many called tiles they
+    show: each gets its guesses (every group's first together, then each alone). With
+    ``any_group``, a standing group of upright faces the size of one meld past the first
+    group is guessed too.
+
+    Returns:
+        ``(tokens, groups guessed)`` pairs; none when no group qualifies.
+    """
+    def guessed(g: int, t: str) -> bool:
+        meld_sized = len(t) in (MELD_WIDTH, MELD_WIDTH + 1) and set(t) == {"P"}
+        return g > 0 and (pose.lying[g] or (cfg.any_group and meld_sized))
+
+    per = {g: v for g, t in enumerate(tokens)
+           if guessed(g, t) and (v := group_guesses(t, pose.squat[g]))}
+    lying = [g for g in per if pose.lying[g]][:MAX_GUESSED]
+    out = []
+    if len(lying) > 1:
+        out.append(([per[g][0] if g in lying else t for g, t in enumerate(tokens)],
+                    frozenset(lying)))
+    for g, options in per.items():
+        out += [(tokens[:g] + [v] + tokens[g + 1:], frozenset({g})) for v in options]
+    return out
+
+
+def lying_doubt(cut: list[Chunk], pose: RowPose, guessed: frozenset[int]) -> int:
+    """How much a cut goes against the row's pose: standing groups given a guessed called
+    tile, and meld-sized lying groups read as concealed tiles (fewer is likelier)."""
+    standing = sum(1 for g in guessed if not pose.lying[g])
+    hidden = {c.group for c in cut if c.kind == "concealed" and pose.lying[c.group]
+              and pose.sizes[c.group] >= MELD_WIDTH}
+    return standing + len(hidden)
+
+
+__all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "called_variants", "group_guesses",
+           "lying_doubt", "row_pose"]

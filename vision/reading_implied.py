@@ -1,0 +1,84 @@
+"""Names a meld's tiles imply for a tile of it the classifier could not read.
+
+A tile lying flat in a called meld is often small and foreshortened; the
+classifier may then call it ``none`` (or give it a face with little weight)
+and list names that do not include its own. Yet the meld's other tiles say
+what it must be: the same kind in a pon or kan (ポン・カン), a neighbour in a
+chi (チー). `with_implied` adds those names to such a tile's options at a
+fixed cost, so that the reading takes them only where the classifier's own
+names make no set; it is charged as a name the classifier gave ``implied_p``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agari.engine.tiles import TILES, Tile
+from agari.vision.detection import TileDetection
+from agari.vision.layout import LayoutPlan
+from agari.vision.layout_geometry import face_mass
+
+
+@dataclass(frozen=True, slots=True)
+class ImpliedConfig:
+    """When and how dearly a meld's tiles name a tile of it."""
+
+    weak_below: float = 0.5
+    """A tile whose face names hold less probability than this may take implied names."""
+    implied_p: float = 0.01
+    """An implied name costs as much as a name the classifier gave this probability."""
+
+
+DEFAULT_IMPLIED = ImpliedConfig()
+
+CHI_REACH = (-2, -1, 1, 2)
+"""Steps from a chi's tile to the others it may share a chi with."""
+
+
+def is_weak(det: TileDetection, cfg: ImpliedConfig = DEFAULT_IMPLIED) -> bool:
+    """The classifier gives the tile's face names together less than ``weak_below``."""
+    return not isinstance(det.label, Tile) or face_mass(det) < cfg.weak_below
+
+
+def mate_names(tile: Tile) -> list[Tile]:
+    """Names a meld-mate of ``tile`` may have: its own kind (pon, kan), or a suit
+    neighbour within two (chi); plain tiles (the red flag is the classifier's to see)."""
+    out = [tile.plain]
+    if not tile.is_honor:
+        for step in CHI_REACH:
+            n = tile.number + step
+            if 1 <= n <= 9:
+                out.append(TILES[tile.kind + step])
+    return out
+
+
+def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[int],
+                 options: list[list[tuple[Tile, float]]],
+                 cfg: ImpliedConfig = DEFAULT_IMPLIED) -> list[list[tuple[Tile, float]]]:
+    """``options`` (per slot, ``(tile, cost)`` sorted by cost) with implied names added
+    to the weak face-up tiles of melds; returns a new list, the input is not changed.
+
+    A weak tile takes the names of its mates' likeliest readings (`mate_names`), those
+    mates being tiles the classifier read with confidence.
+    """
+    where = {i: k for k, i in enumerate(slots)}
+    cost = -math.log(cfg.implied_p)
+    out = list(options)
+    for meld in plan.melds:
+        faces = [i for i in meld.faces if i in where]
+        strong = [i for i in faces if not is_weak(dets[i], cfg)]
+        for i in faces:
+            if i in strong or not strong:
+                continue
+            k = where[i]
+            have = {t for t, _ in out[k]}
+            extra = {t for j in strong for t in mate_names(out[where[j]][0][0])} - have
+            if extra:
+                out[k] = sorted([*out[k], *((t, cost) for t in sorted(extra))],
+                                key=lambda tc: tc[1])
+    return out
+
+
+__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "is_weak", "mate_names", "with_implied"]
