@@ -5,8 +5,9 @@ classifier may then call it ``none`` (or give it a face with little weight)
 and list names that do not include its own. Yet the meld's other tiles say
 what it must be: the same kind in a pon or kan (ポン・カン), a neighbour in a
 chi (チー). `with_implied` adds those names to such a tile's options at a
-fixed cost, so that the reading takes them only where the classifier's own
-names make no set; it is charged as a name the classifier gave ``implied_p``.
+cost, so that the reading takes them only where the classifier's own
+names make no set; it is charged as a name the classifier gave ``implied_p``
+more than it did (its own faint vote for the name counts).
 """
 
 from __future__ import annotations
@@ -64,7 +65,6 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
     mates being tiles the classifier read with confidence.
     """
     where = {i: k for k, i in enumerate(slots)}
-    cost = -math.log(cfg.implied_p)
     out = list(options)
     for meld in plan.melds:
         faces = [i for i in meld.faces if i in where]
@@ -73,11 +73,13 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
             if i in strong or not strong:
                 continue
             k = where[i]
-            have = {t for t, _ in out[k]}
-            extra = {t for j in strong for t in mate_names(out[where[j]][0][0])} - have
-            if extra:
-                out[k] = sorted([*out[k], *((t, cost) for t in sorted(extra))],
-                                key=lambda tc: tc[1])
+            implied = {t for j in strong for t in mate_names(out[where[j]][0][0])}
+            # The classifier's own faint votes for a name the meld implies still count:
+            # they tell a chi's two possible ends apart.
+            own = dict(dets[i].alternatives)
+            named = {t: c for t, c in out[k] if t not in implied}
+            named |= {t: -math.log(cfg.implied_p + own.get(str(t), 0.0)) for t in implied}
+            out[k] = sorted(named.items(), key=lambda tc: (tc[1], tc[0].kind, tc[0].red))
     return out
 
 

@@ -205,3 +205,19 @@ def test_only_weak_meld_tiles_take_their_mates_names() -> None:
     assert got[slots.index(first)] == options[slots.index(first)]
     assert options[slots.index(weak)] == [(Tile.parse("1m"), -math.log(0.3)),
                                           (Tile.parse("2m"), -math.log(0.1))]
+
+
+def test_a_faint_vote_of_the_classifier_picks_the_end_of_a_chi() -> None:
+    # 2m and 3m read well; the third tile barely readable, with a faint vote for 4m: of the
+    # chi's two possible ends (1m, 4m) the one it voted for comes first.
+    laid = lay_out("123m456p789s1z", "1z", (("chi", "234m", 0),))
+    dets = list(laid.dets)
+    weak = len(dets) - 1
+    dets[weak] = with_alternatives(dets[weak], [("9p", 0.3), ("4m", 0.004), ("7z", 0.002)])
+    plan = analyse_layout(dets)[0]
+    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
+    options = [[(Tile.parse(n), -math.log(p)) for n, p in dets[i].alternatives] for i in slots]
+    got = [str(t) for t, _ in with_implied(dets, plan, slots, options)[slots.index(weak)]]
+    assert got.index("4m") < got.index("1m")
+    reading = read_hand(dets, [plan], SITUATION)
+    assert [str(t) for t in reading.layout.melds[0].tiles] == ["2m", "3m", "4m"]
