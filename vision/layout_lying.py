@@ -96,37 +96,59 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
                     ) -> list[tuple[list[str], frozenset[int]]]:
     """The row's tokens with called tiles guessed where groups show too few (`group_guesses`).
 
-    Groups lying flat beside the standing hand are melds however many called tiles they
-    show: each gets its guesses (every group's first together, then each alone). With
-    ``any_group``, a standing group of upright faces the size of one meld past the first
-    group is guessed too.
+    Some groups hold nothing but melds, however many called tiles they show: those lying
+    flat beside the standing hand, and everything from the row's first called tile on
+    (concealed tiles never follow a meld). Each gets its guesses (every group's first
+    together, then each alone). With ``any_group``, a standing group of upright faces the
+    size of one meld past the first group is guessed too, as a doubt.
 
     Returns:
-        ``(tokens, groups guessed)`` pairs; none when no group qualifies.
+        ``(tokens, doubted groups)`` pairs: the groups guessed on no evidence but their size;
+        none when no group qualifies.
     """
-    def guessed(g: int, t: str) -> bool:
+    bound = _melds_only(tokens, pose)
+    per: dict[int, list[str]] = {}
+    for g, t in enumerate(tokens):
         meld_sized = len(t) in (MELD_WIDTH, MELD_WIDTH + 1) and set(t) == {"P"}
-        return g > 0 and (pose.lying[g] or (cfg.any_group and meld_sized))
-
-    per = {g: v for g, t in enumerate(tokens)
-           if guessed(g, t) and (v := group_guesses(t, pose.squat[g]))}
-    lying = [g for g in per if pose.lying[g]][:MAX_GUESSED]
+        if g in bound:
+            k = bound[g]
+            per[g] = [t[:k] + v for v in group_guesses(t[k:], tuple(
+                j - k for j in pose.squat[g] if j >= k))]
+        elif g > 0 and cfg.any_group and meld_sized:
+            per[g] = group_guesses(t, pose.squat[g])
+    per = {g: v for g, v in per.items() if v}
+    sure = [g for g in per if g in bound][:MAX_GUESSED]
     out = []
-    if len(lying) > 1:
-        out.append(([per[g][0] if g in lying else t for g, t in enumerate(tokens)],
-                    frozenset(lying)))
+    if len(sure) > 1:
+        out.append(([per[g][0] if g in sure else t for g, t in enumerate(tokens)], frozenset()))
     for g, options in per.items():
-        out += [(tokens[:g] + [v] + tokens[g + 1:], frozenset({g})) for v in options]
+        doubted = frozenset() if g in bound else frozenset({g})
+        out += [(tokens[:g] + [v] + tokens[g + 1:], doubted) for v in options]
     return out
 
 
-def lying_doubt(cut: list[Chunk], pose: RowPose, guessed: frozenset[int]) -> int:
-    """How much a cut goes against the row's pose: standing groups given a guessed called
-    tile, and meld-sized lying groups read as concealed tiles (fewer is likelier)."""
-    standing = sum(1 for g in guessed if not pose.lying[g])
+def _melds_only(tokens: list[str], pose: RowPose) -> dict[int, int]:
+    """Groups that can hold only melds, each with the column they do so from: a group lying
+    flat past the first, the group holding the row's first called tile from that tile on,
+    and every group after it."""
+    out: dict[int, int] = {}
+    called = False
+    for g, t in enumerate(tokens):
+        first = min((t.index(c) for c in "SK" if c in t), default=None)
+        if called or (g > 0 and pose.lying[g]):
+            out[g] = 0
+        elif first is not None:
+            out[g] = first
+        called = called or first is not None
+    return out
+
+
+def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int]) -> int:
+    """How much a cut goes against the row's pose: groups given a called tile on no evidence
+    but their size, and meld-sized lying groups read as concealed tiles (fewer is likelier)."""
     hidden = {c.group for c in cut if c.kind == "concealed" and pose.lying[c.group]
               and pose.sizes[c.group] >= MELD_WIDTH}
-    return standing + len(hidden)
+    return len(doubted) + len(hidden)
 
 
 __all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "called_variants", "group_guesses",

@@ -90,10 +90,14 @@ def test_a_standing_group_apart_reads_as_concealed_first_and_as_a_meld_after() -
     (["PPPPPPPPPP", "P", "SPP"], (False, False, True), []),   # a called tile already seen
     (["PPPPPPPPPP", "P", "PP"], (False, False, True), []),    # no meld's size
     (["PPPPPPPPPP", "BPPB"], (False, True), []),              # a closed kan
+    # Standing, but from the row's first called tile on melds only: thirteen columns hold
+    # four melds, two called tiles shown.
+    (["PPPSPPPPPPPPSPPP"], (False,), [["PPPSPPPSPPPSSPPP"]]),
 ])
 def test_called_variants(tokens, lying, expected) -> None:
     # Squattest columns: the second of three, the third of four, the sixth of seven.
-    squat = {1: (0,), 2: (1, 0), 3: (1, 0, 2), 4: (2, 0, 1, 3), 7: (5, 0, 1, 2, 3, 4, 6)}
+    squat = {1: (0,), 2: (1, 0), 3: (1, 0, 2), 4: (2, 0, 1, 3), 7: (5, 0, 1, 2, 3, 4, 6),
+             16: (3, 12, 7, 11, 0, 1, 2, 4, 5, 6, 8, 9, 10, 13, 14, 15)}
     pose = RowPose(lying, tuple(squat.get(len(t), tuple(range(len(t)))) for t in tokens),
                    tuple(len(t) for t in tokens))
     got = [v for v, guessed in called_variants(tokens, pose) if all(pose.lying[g]
@@ -111,6 +115,21 @@ def test_called_variants(tokens, lying, expected) -> None:
 ])
 def test_group_guesses(tokens, squat, expected) -> None:
     assert group_guesses(tokens, squat) == expected
+
+
+def test_melds_after_a_called_tile_get_the_called_tiles_they_hide() -> None:
+    # A tanki wait and four melds in one lying row; the pon of 8p and the chi of 5s-7s hide
+    # their called tiles (squatter than the rest, not enough to read as sideways).
+    shown, hidden, flat = (1.6 * W, 0.4 * H), (1.2 * W, 0.4 * H), (W, 0.4 * H)
+    melds = [("2s", shown), ("1s", flat), ("3s", flat), ("8p", flat), ("8p", hidden),
+             ("8p", flat), ("9m", flat), ("9m", flat), ("9m", shown), ("5s", hidden),
+             ("6s", flat), ("7s", flat)]
+    dets, group = hand_with_group([(t, *size) for t, size in melds], concealed="1z", win="1z")
+    plan = analyse_layout(dets)[0]
+    assert [m.detections for m in plan.melds] == [tuple(group[k:k + 3]) for k in (0, 3, 6, 9)]
+    assert [m.sideways_index for m in plan.melds] == [0, 1, 2, 0]
+    reading = read_hand(dets, [plan], SITUATION)
+    assert reading.layout.hand_text == "1z1z 123s 888p 999m 567s"
 
 
 def test_a_lone_tile_near_the_hand_need_not_be_its_winning_tile() -> None:
