@@ -130,25 +130,34 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
 def _melds_only(tokens: list[str], pose: RowPose) -> dict[int, int]:
     """Groups that can hold only melds, each with the column they do so from: a group lying
     flat past the first, the group holding the row's first called tile from that tile on,
-    and every group after it."""
+    and every group after it or after a tile set apart (the winning tile) past the first."""
     out: dict[int, int] = {}
-    called = False
+    bound = False
     for g, t in enumerate(tokens):
         first = min((t.index(c) for c in "SK" if c in t), default=None)
-        if called or (g > 0 and pose.lying[g]):
+        if bound or (g > 0 and pose.lying[g]):
             out[g] = 0
         elif first is not None:
             out[g] = first
-        called = called or first is not None
+        bound = bound or first is not None or _apart(tokens, g)
     return out
 
 
+def _apart(tokens: list[str], g: int) -> bool:
+    """Group ``g`` is one upright face set apart after the concealed tiles: a winning tile."""
+    return g > 0 and tokens[g] == "P" and sum(map(len, tokens[:g])) >= MELD_WIDTH
+
+
 def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int]) -> int:
-    """How much a cut goes against the row's pose: groups given a called tile on no evidence
-    but their size, and meld-sized lying groups read as concealed tiles (fewer is likelier)."""
+    """How much a cut goes against the row's pose (fewer is likelier): groups given a called
+    tile on no evidence but their size, meld-sized lying groups read as concealed tiles,
+    and concealed tiles past a tile set apart (which ends them as the winning tile)."""
     hidden = {c.group for c in cut if c.kind == "concealed" and pose.lying[c.group]
               and pose.sizes[c.group] >= MELD_WIDTH}
-    return len(doubted) + len(hidden)
+    lone = [c.group for c in cut if c.kind == "concealed" and c.width == 1
+            and pose.sizes[c.group] == 1 and sum(pose.sizes[:c.group]) >= MELD_WIDTH]
+    beyond = bool(lone) and any(c.kind == "concealed" and c.group > lone[0] for c in cut)
+    return len(doubted) + len(hidden) + beyond
 
 
 __all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "called_variants", "group_guesses",

@@ -35,13 +35,16 @@ def tile(label: str, x: float, *, w: float = W, h: float = H, y: float = BOTTOM,
 
 def hand_with_group(group: list[tuple[str, float, float]], *, concealed: str = "123m456p789s1z",
                     win: str = "1z", gap: float = 1.0) -> tuple[list[TileDetection], list[int]]:
-    """A standing hand, its winning tile apart, then ``group`` (label, width, height) after a
-    gap of ``gap`` tile widths; returns the detections and the group's indices."""
+    """A standing hand, its winning tile apart (unless ``win`` is empty), then ``group``
+    (label, width, height) after a gap of ``gap`` tile widths; returns the detections and
+    the group's indices."""
     dets = [tile(t, k * W * 1.03) for k, t in enumerate(
         [f"{c}{s}" for s, cs in _groups(concealed) for c in cs])]
-    x = len(dets) * W * 1.03 + 0.6 * W
-    dets.append(tile(win, x))
-    x += W * (1 + gap)
+    x = len(dets) * W * 1.03 + (0.6 * W if win else 0.0)
+    if win:
+        dets.append(tile(win, x))
+        x += W
+    x += W * gap
     start = len(dets)
     for label, w, h in group:
         dets.append(tile(label, x, w=w, h=h))
@@ -75,10 +78,19 @@ def test_a_meld_lying_flat_by_a_standing_hand_is_a_meld() -> None:
 
 
 def test_a_standing_group_apart_reads_as_concealed_first_and_as_a_meld_after() -> None:
-    dets, group = hand_with_group(STANDING)
+    dets, group = hand_with_group(STANDING, concealed="123m456p789s11z", win="")
     plans = analyse_layout(dets)
     assert not plans[0].melds and set(group) <= set(plans[0].concealed)
     assert any(m.detections == tuple(group) for p in plans[1:] for m in p.melds)
+
+
+def test_a_standing_group_past_a_tile_set_apart_reads_as_a_meld_first() -> None:
+    # A tile set apart ends the concealed tiles (the winning tile): what lies past it are
+    # melds, even one whose called tile does not look sideways; the other reading stays.
+    dets, group = hand_with_group(STANDING)
+    plans = analyse_layout(dets)
+    assert [m.detections for m in plans[0].melds] == [tuple(group)]
+    assert any(not p.melds and set(group) <= set(p.concealed) for p in plans[1:])
 
 
 @pytest.mark.parametrize("tokens, lying, expected", [
@@ -130,6 +142,17 @@ def test_melds_after_a_called_tile_get_the_called_tiles_they_hide() -> None:
     assert [m.sideways_index for m in plan.melds] == [0, 1, 2, 0]
     reading = read_hand(dets, [plan], SITUATION)
     assert reading.layout.hand_text == "1z1z 123s 888p 999m 567s"
+
+
+def test_past_the_winning_tile_apart_every_group_is_melds() -> None:
+    # The pon of 5z hides its called tile; the chi after it shows its own.
+    group = [("5z", W, H), ("5z", W, H), ("5z", W, H), ("6p", H, W), ("7p", W, H), ("8p", W, H)]
+    dets, ids = hand_with_group(group, concealed="66m66p777z", win="6m")
+    plan = analyse_layout(dets)[0]
+    assert [m.detections for m in plan.melds] == [tuple(ids[:3]), tuple(ids[3:])]
+    assert plan.win == ids[0] - 1
+    reading = read_hand(dets, [plan], SITUATION)
+    assert reading.layout.hand_text == "66m66p777z6m 555z 678p"
 
 
 def test_a_lone_tile_near_the_hand_need_not_be_its_winning_tile() -> None:
