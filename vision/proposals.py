@@ -7,7 +7,7 @@ came from the back (colourful) map.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -28,7 +28,9 @@ from agari.vision.regions import (
     threshold_levels,
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
-from agari.vision.split import SplitConfig, TileSize, split_region
+from agari.vision.split import Piece, SplitConfig, TileSize, split_region
+from agari.vision.threads import ordered_map, worker_count
+from agari.vision.tile_sizes import local_size, same_box, size_anchors
 from agari.vision.trim import TrimConfig, trim_to_face
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
 
@@ -128,6 +130,9 @@ class ProposalConfig:
     """Proposals overlapping a better one by more than this (of the smaller) are dropped."""
     min_score: float = 0.0
     """Proposals scoring lower are dropped."""
+    workers: int = 2
+    """Threads that trace the maps and split the regions (`agari.vision.threads`; at most the
+    CPUs and OpenCV's thread count). The output is the same with any number."""
 
 
 def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
@@ -150,12 +155,15 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     """
     if hsv is None:  # the filled and back maps share it
         hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels)
-    cands = [_split_all(regions, gray, cfg)]
+    workers = worker_count(cfg.workers)
+    regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels,
+                                 workers=workers)
+    cands = [_split_all(regions, gray, cfg, workers=workers)]
     if cfg.back_steps:
         backs = back_map(work, cfg.maps, hsv=hsv)
         steps = np.asarray(cfg.back_steps, np.float32)
-        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
+        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True,
+                                workers=workers))
     props = _scored(cands, cfg)
     if keep_all:
         return props
@@ -182,31 +190,44 @@ def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
 
 def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
                  face: tuple[np.ndarray, np.ndarray] | None = None,
-                 hsv: np.ndarray | None = None, face_levels: LevelContours | None = None
-                 ) -> tuple[list[Region], np.ndarray]:
+                 hsv: np.ndarray | None = None, face_levels: LevelContours | None = None,
+                 workers: int = 1) -> tuple[list[Region], np.ndarray]:
     """Regions of every face map at every level, and the grey image ``uint8 (h, w)``
     (``face``: the face map and grey image, ``hsv``: the image in HSV, ``face_levels``:
-    the face map's traced levels, if already made)."""
+    the face map's traced levels, if already made; ``workers``: threads tracing maps)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
-    regions = _regions(score, cfg, traced=face_levels)
+    maps: list[Callable[[], list[Region]]] = [
+        lambda: _regions(score, cfg, traced=face_levels)]
     if cfg.use_filled:
-        regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
+        maps.append(lambda: _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg))
     if cfg.neutral_levels:
-        neutral = neutral_map(work, cfg.maps)
-        regions += _regions(neutral, cfg, threshold_levels(
-            neutral, replace(cfg.levels, levels=cfg.neutral_levels)))
-
+        maps.append(lambda: _neutral_regions(work, cfg))
     if cfg.ink_rows:
-        # Rows only: a single blob of ink is as often a printed label as a face.
-        blobs = ink_map(gray, cfg.maps, darkness=cfg.split.ink_darkness,
-                        min_valid=cfg.levels.min_valid)
-        regions += [r for r in _regions(blobs, cfg, np.float32([127.0]))
-                    if r.aspect <= cfg.ink_max_aspect]
+        maps.append(lambda: _ink_rows(gray, cfg))
     if cfg.contrast_steps:
-        block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
-        steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
-        regions += _regions(contrast_map(gray, block), cfg, steps)
-    return regions, gray
+        maps.append(lambda: _contrast_regions(gray, cfg))
+    traced = ordered_map(lambda make: make(), maps, workers)
+    return [r for found in traced for r in found], gray
+
+
+def _neutral_regions(work: np.ndarray, cfg: ProposalConfig) -> list[Region]:
+    neutral = neutral_map(work, cfg.maps)
+    return _regions(neutral, cfg, threshold_levels(
+        neutral, replace(cfg.levels, levels=cfg.neutral_levels)))
+
+
+def _ink_rows(gray: np.ndarray, cfg: ProposalConfig) -> list[Region]:
+    """Rows of ink blobs only: a single blob of ink is as often a printed label as a face."""
+    blobs = ink_map(gray, cfg.maps, darkness=cfg.split.ink_darkness,
+                    min_valid=cfg.levels.min_valid)
+    return [r for r in _regions(blobs, cfg, np.float32([127.0]))
+            if r.aspect <= cfg.ink_max_aspect]
+
+
+def _contrast_regions(gray: np.ndarray, cfg: ProposalConfig) -> list[Region]:
+    block = max(cfg.contrast_min_block, int(min(gray.shape) * cfg.contrast_block) | 1)
+    steps = 128.0 + np.asarray(cfg.contrast_steps, np.float32)
+    return _regions(contrast_map(gray, block), cfg, steps)
 
 
 def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None, *,
@@ -224,20 +245,28 @@ def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | No
 
 
 def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
-               face_down: bool = False) -> dict[str, np.ndarray]:
-    """Split every distinct region by its local tile size and measure the pieces.
+               face_down: bool = False, workers: int = 1) -> dict[str, np.ndarray]:
+    """Split every distinct region by its local tile size (on ``workers`` threads) and
+    measure the pieces.
 
     Returns:
         Column arrays: ``quad`` float32 ``(N, 4, 2)``, ``face_down`` bool and the
         per-piece features of `agari.vision.scoring` except ``votes``.
     """
-    anchors = _size_anchors(regions, cfg)
+    anchors = size_anchors(regions, cfg)
+    distinct = _distinct(regions)
+
+    def split(r: Region) -> tuple[TileSize, list[Piece]] | None:
+        size = local_size(r, anchors, cfg)
+        return None if size is None else (size, split_region(image, r.contour, size, cfg.split))
+
     quads, expected, pieces, weights = [], [], [], []
-    for r, found in _distinct(regions):
-        size = _local_size(r, anchors, cfg)
-        if size is None:
+    for (_, found), cut in zip(distinct, ordered_map(split, [r for r, _ in distinct], workers),
+                               strict=True):
+        if cut is None:
             continue
-        for p in split_region(image, r.contour, size, cfg.split):
+        size, parts = cut
+        for p in parts:
             if quad_area(p.quad) > cfg.max_tile_fraction * image.size:
                 continue  # a whole tray or the photo's own edge, never one tile
             if face_down and p.cuts and p.seam < cfg.back_min_seam:
@@ -307,108 +336,6 @@ def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Pro
     ]
 
 
-def _is_single(r: Region, cfg: ProposalConfig) -> bool:
-    lo, hi = cfg.single_aspect
-    return r.rectangularity >= cfg.single_min_rectangularity and lo <= r.aspect <= hi
-
-
-def _size_anchors(regions: list[Region], cfg: ProposalConfig) -> np.ndarray:
-    """``(N, 4)`` float32 rows ``cx, cy, short, long`` of credible single tiles.
-
-    A credible single is tile-shaped and found at two or more levels (stable).
-    It is not a group: smaller tile-shaped regions inside it (each object
-    counted once) do not cover much of it, as the faces of a pair or a tray of
-    tiles would; symbols on a face cover little. It does not lie inside a plain
-    tile-shaped region several times its size (else it is a symbol on a face:
-    the bright middle of a circle, the gap between bamboo sticks). And it is
-    not far larger than the others (a tray of tiles can look like one big tile).
-    """
-    singles = [r for r in regions if _is_single(r, cfg)]
-    if not singles:
-        return np.zeros((0, 4), np.float32)
-    cx = np.array([r.rect[0][0] for r in singles], np.float32)
-    cy = np.array([r.rect[0][1] for r in singles], np.float32)
-    area = np.array([r.area for r in singles], np.float32)
-    group = [_covered(i, singles, cx, cy, area) >= cfg.group_cover for i in range(len(singles))]
-    lo, hi = cfg.symbol_ratio
-    rows = []
-    for i, r in enumerate(singles):
-        same = [q for q in singles if q is not r and q.level != r.level and _same_box(r, q, 0.05)]
-        if not same or group[i]:
-            continue
-        (x, y), _, _ = r.rect
-        hosts = np.nonzero((area >= lo * r.area) & (area <= hi * r.area))[0]
-        if any(not group[j] and _inside(singles[j], cx[i:i + 1], cy[i:i + 1]) for j in hosts):
-            continue
-        rows.append((x, y, r.short_side, r.long_side))
-    out = np.array(rows, dtype=np.float32).reshape(-1, 4)
-    if len(out) >= 3:
-        out = out[out[:, 3] <= cfg.anchor_outlier * np.median(out[:, 3])]
-    return out
-
-
-def _covered(i: int, singles: list[Region], cx: np.ndarray, cy: np.ndarray,
-             area: np.ndarray) -> float:
-    """Share of region ``i`` covered by the smaller tile-shaped regions inside it
-    (regions found again at other levels counted once, the largest first)."""
-    r = singles[i]
-    cand = np.nonzero((area < 0.65 * area[i]) & (area > 0.01 * area[i]))[0]
-    if len(cand) < 2:
-        return 0.0
-    box = cv2.boxPoints(r.rect)
-    inside = [j for j in cand
-              if cv2.pointPolygonTest(box, (float(cx[j]), float(cy[j])), False) >= 0]
-    kept: list[int] = []
-    for j in sorted(inside, key=lambda j: -area[j]):
-        reach = 0.5 * singles[j].short_side
-        if all(math.hypot(cx[j] - cx[k], cy[j] - cy[k]) > reach for k in kept):
-            kept.append(j)
-    return float(area[kept].sum() / area[i]) if len(kept) >= 2 else 0.0
-
-
-def _inside(r: Region, xs: np.ndarray, ys: np.ndarray) -> int:
-    """How many of the points lie inside the region's min-area box."""
-    box = cv2.boxPoints(r.rect)
-    return sum(cv2.pointPolygonTest(box, (float(x), float(y)), False) >= 0
-               for x, y in zip(xs, ys, strict=True))
-
-
-def _local_size(r: Region, anchors: np.ndarray, cfg: ProposalConfig) -> TileSize | None:
-    """The tile size at a region.
-
-    The median of the credible single tiles inside the region, else of those
-    near it (within `size_radius` of their own length) that could fit in it.
-    Failing those, a lone row of upright tiles takes its height as the tiles'
-    long side (tiles elsewhere in the photo may be nearer or farther); a
-    tile-shaped region is one tile unless it is several times the size of the
-    photo's other tiles (then it is a tray of them, and they set the size).
-    """
-    typical = None
-    if len(anchors):
-        box = cv2.boxPoints(r.rect)
-        dist = np.array([-cv2.pointPolygonTest(box, (float(x), float(y)), True)
-                         for x, y in anchors[:, :2]])
-        inside = anchors[dist <= 0]
-        near = anchors[(dist <= cfg.size_radius * anchors[:, 3])
-                       & (anchors[:, 2] <= cfg.split.one_tile * r.short_side)]
-        for pick in (inside, near):
-            if len(pick):
-                return _median_size(pick)
-        typical = _median_size(anchors)
-    if r.aspect < cfg.single_aspect[0] and r.short_side >= cfg.min_tile_side:
-        return TileSize(cfg.tile_aspect * r.short_side, r.short_side)
-    if _is_single(r, cfg):
-        if typical is not None and r.area > cfg.grid_factor * typical.short * typical.long:
-            return typical
-        return TileSize(r.short_side, r.long_side)
-    return typical
-
-
-def _median_size(anchors: np.ndarray) -> TileSize:
-    short, long_ = float(np.median(anchors[:, 2])), float(np.median(anchors[:, 3]))
-    return TileSize(min(short, long_), max(short, long_))
-
-
 def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, int]]:
     """Regions that do not repeat an earlier one (same box within ``tol``), whatever its
     level or map, each with how many regions it stands for: splitting a repeat again
@@ -423,7 +350,7 @@ def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, in
             near = np.nonzero((np.abs(boxes[:, 0] - cx) <= tol * size)
                               & (np.abs(boxes[:, 1] - cy) <= tol * size)
                               & (np.abs(boxes[:, 2] - size) <= tol * size))[0]
-            same = [i for i in near if _same_box(r, out[i], tol)]
+            same = [i for i in near if same_box(r, out[i], tol)]
             if same:
                 counts[same[0]] += 1
                 continue
@@ -431,17 +358,6 @@ def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, in
         counts.append(1)
         boxes = np.vstack([boxes, np.float32([[cx, cy, size]])])
     return list(zip(out, counts, strict=True))
-
-
-def _same_box(a: Region, b: Region, tol: float) -> bool:
-    (ax, ay), (aw, ah), _ = a.rect
-    (bx, by), (bw, bh), _ = b.rect
-    scale = max(aw, ah, bw, bh, 1.0)
-    return (
-        abs(ax - bx) <= tol * scale
-        and abs(ay - by) <= tol * scale
-        and abs(a.area - b.area) <= 2 * tol * max(a.area, b.area)
-    )
 
 
 def suppress(props: list[Proposal], overlap: float, min_score: float) -> list[Proposal]:
