@@ -30,6 +30,9 @@ class ImpliedConfig:
     """A tile whose face names hold less probability than this may take implied names."""
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
+    disorder_cost: float = math.log(4.0)
+    """Extra cost of an implied name that puts a chi's two tiles from the hand out of their
+    usual ascending order (players may lay them otherwise, so a doubt, not a rule)."""
 
 
 DEFAULT_IMPLIED = ImpliedConfig()
@@ -68,19 +71,38 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
     out = list(options)
     for meld in plan.melds:
         faces = [i for i in meld.faces if i in where]
-        strong = [i for i in faces if not is_weak(dets[i], cfg)]
+        strong = {j: out[where[j]][0][0] for j in faces if not is_weak(dets[j], cfg)}
+        if not strong:
+            continue
+        place = {i: c for c, col in enumerate(meld.columns) for i in col}
         for i in faces:
-            if i in strong or not strong:
+            if i in strong:
                 continue
-            k = where[i]
-            implied = {t for j in strong for t in mate_names(out[where[j]][0][0])}
+            implied = {t for j in strong for t in mate_names(strong[j])}
             # The classifier's own faint votes for a name the meld implies still count:
-            # they tell a chi's two possible ends apart.
+            # they tell a chi's two possible ends apart; so does the order of its tiles.
             own = dict(dets[i].alternatives)
-            named = {t: c for t, c in out[k] if t not in implied}
-            named |= {t: -math.log(cfg.implied_p + own.get(str(t), 0.0)) for t in implied}
-            out[k] = sorted(named.items(), key=lambda tc: (tc[1], tc[0].kind, tc[0].red))
+            named = {t: c for t, c in out[where[i]] if t not in implied}
+            named |= {t: -math.log(cfg.implied_p + own.get(str(t), 0.0))
+                      + cfg.disorder_cost * _out_of_order(t, i, strong, place,
+                                                          meld.sideways_index)
+                      for t in implied}
+            out[where[i]] = sorted(named.items(), key=lambda tc: (tc[1], tc[0].kind, tc[0].red))
     return out
+
+
+def _out_of_order(tile: Tile, i: int, strong: dict[int, Tile], place: dict[int, int],
+                  called: int | None) -> bool:
+    """``tile`` at detection ``i`` would break a chi's laid order: its two tiles from the
+    hand lie in ascending order beside the called one (チー: 横向きの牌の右に小さい順)."""
+    if called is None or place[i] == called:
+        return False
+    for j, mate in strong.items():
+        if place[j] == called or mate.suit != tile.suit or mate.kind == tile.kind:
+            continue
+        if (place[i] < place[j]) != (tile.number < mate.number):
+            return True
+    return False
 
 
 __all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "is_weak", "mate_names", "with_implied"]
