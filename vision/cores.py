@@ -23,6 +23,7 @@ the gap.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -73,7 +74,8 @@ class CoreConfig:
     zoom_hint: float = 0.1
     """Core probability (face up or down) that counts as a hint of a tile."""
     zoom_margin: float = 0.05
-    """The part read enlarged reaches this much of the photo's long side past the hints."""
+    """The parts read enlarged reach this much of the photo's long side past the hints
+    (patches of hints apart from each other are read apart: `_busy_boxes`)."""
     zoom_threads: int = 2
     """onnxruntime threads for the enlarged reading: the locator's own steps are mostly
     done by then, and the net's wait is what the photo waits for."""
@@ -147,12 +149,15 @@ def find_cores(bgr: np.ndarray, cfg: CoreConfig = CoreConfig(), *,
     found = _decode(out, factors, cfg)
     if not _zoom_wanted(found, bgr.shape, cfg):
         return found
-    x0, y0, x1, y1 = _busy_box(out, factors, bgr.shape, cfg)
-    crop = bgr[y0:y1, x0:x1]
-    long_side = round(max(crop.shape[:2]) * cfg.zoom_long_side / max(bgr.shape[:2]))
-    out, factors = _run(crop, long_side, cfg.model, cfg.zoom_threads, session)
-    shift = np.float32([x0, y0])
-    return [CoreQuad(c.quad + shift, c.score, c.face_down) for c in _decode(out, factors, cfg)]
+    enlarged: list[CoreQuad] = []
+    for x0, y0, x1, y1 in _busy_boxes(out, factors, bgr.shape, cfg):
+        crop = bgr[y0:y1, x0:x1]
+        long_side = round(max(crop.shape[:2]) * cfg.zoom_long_side / max(bgr.shape[:2]))
+        part, part_factors = _run(crop, long_side, cfg.model, cfg.zoom_threads, session)
+        shift = np.float32([x0, y0])
+        enlarged += [CoreQuad(c.quad + shift, c.score, c.face_down)
+                     for c in _decode(part, part_factors, cfg)]
+    return enlarged
 
 
 def _zoom_wanted(found: list[CoreQuad], shape: tuple[int, ...], cfg: CoreConfig) -> bool:
@@ -165,19 +170,53 @@ def _zoom_wanted(found: list[CoreQuad], shape: tuple[int, ...], cfg: CoreConfig)
     return float(np.median(sides)) * cfg.long_side / max(shape[:2]) < cfg.zoom_below
 
 
-def _busy_box(out: np.ndarray, factors: tuple[float, float], shape: tuple[int, ...],
-              cfg: CoreConfig) -> tuple[int, int, int, int]:
-    """``(x0, y0, x1, y1)``, photo pixels: where the net saw any hint of a tile (core
-    probability above `CoreConfig.zoom_hint`), widened by `CoreConfig.zoom_margin` of the
-    photo's size; the whole photo when it saw none. Only this part is read enlarged."""
+def _busy_boxes(out: np.ndarray, factors: tuple[float, float], shape: tuple[int, ...],
+                cfg: CoreConfig) -> list[tuple[int, int, int, int]]:
+    """``[(x0, y0, x1, y1)]``, photo pixels: where the net saw any hint of a tile (core
+    probability above `CoreConfig.zoom_hint`), each patch of hints widened by
+    `CoreConfig.zoom_margin` of the photo's size, patches whose widened boxes overlap
+    joined; the whole photo when it saw none. Only these parts are read enlarged: the
+    hand, the walls and the discards of a table photo lie apart, and the table between
+    them, a good half of their common box, need not be read again."""
     h, w = shape[:2]
-    ys, xs = np.nonzero(out[1] + out[2] > cfg.zoom_hint)
+    hints = (out[1] + out[2] > cfg.zoom_hint).astype(np.uint8)
+    ys, xs = np.nonzero(hints)
     if not len(xs):
-        return 0, 0, w, h
+        return [(0, 0, w, h)]
     pad = cfg.zoom_margin * max(h, w)
     sx, sy = factors[0] * STRIDE, factors[1] * STRIDE
-    return (max(0, int(xs.min() * sx - pad)), max(0, int(ys.min() * sy - pad)),
-            min(w, int((xs.max() + 1) * sx + pad)), min(h, int((ys.max() + 1) * sy + pad)))
+    # Hints whose widened boxes touch are one patch: widen in the net's pixels first (a
+    # photo has a few patches but may have hundreds of specks of hints).
+    reach = 2 * math.ceil(pad / min(sx, sy)) + 1
+    _, patch = cv2.connectedComponents(cv2.dilate(hints, np.ones((reach, reach), np.uint8)))
+    boxes = []
+    for k in np.unique(patch[ys, xs]):
+        px, py = xs[patch[ys, xs] == k], ys[patch[ys, xs] == k]
+        boxes.append((px.min() * sx - pad, py.min() * sy - pad,
+                      (px.max() + 1) * sx + pad, (py.max() + 1) * sy + pad))
+    return [(max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
+            for x0, y0, x1, y1 in _joined(boxes)]
+
+
+def _joined(boxes: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
+    """The boxes ``(x0, y0, x1, y1)`` with every two that overlap replaced by their
+    common box, until none overlap; top to bottom, left to right."""
+    boxes = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return sorted(boxes, key=lambda b: (b[1], b[0]))
 
 
 def _run(bgr: np.ndarray, long_side: int, model: str | None, threads: int,

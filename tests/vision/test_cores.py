@@ -216,19 +216,34 @@ def test_large_tiles_are_read_once(slanted_render):
     find_cores(slanted_render[0], CoreConfig(zoom_below=5.0), session=Counting())
     assert len(calls) == 1
     find_cores(slanted_render[0], CoreConfig(zoom_below=500.0), session=Counting())
-    assert len(calls) == 3 and calls[2][3] > calls[1][3]  # the second reading enlarged
+    # Read again enlarged, patch by patch: the busiest patch wider than the whole photo was.
+    assert len(calls) >= 3 and max(c[3] for c in calls[2:]) > calls[1][3]
 
 
-@pytest.mark.parametrize(("hints", "box"), [
-    ([], (0, 0, 400, 300)),  # no hint anywhere: the whole photo
-    ([(10, 20)], (80 - 20, 40 - 20, 84 + 20, 44 + 20)),  # one output pixel (4x4), widened
-    ([(0, 0), (30, 50)], (0, 0, 204 + 20, 124 + 20)),  # clipped to the photo
+@pytest.mark.parametrize(("hints", "boxes"), [
+    ([], [(0, 0, 400, 300)]),  # no hint anywhere: the whole photo
+    ([(10, 20)], [(80 - 20, 40 - 20, 84 + 20, 44 + 20)]),  # one output pixel (4x4), widened
+    ([(10, 20), (12, 25)], [(60, 20, 100 + 24, 48 + 24)]),  # near hints: one box for both
+    ([(0, 0), (30, 50)], [(0, 0, 4 + 20, 4 + 20), (200 - 20, 120 - 20, 204 + 20, 124 + 20)]),
+    # apart: read apart, clipped to the photo
 ])
-def test_the_enlarged_reading_covers_where_the_net_saw_hints(hints, box):
-    from agari.vision.cores import _busy_box
+def test_the_enlarged_reading_covers_where_the_net_saw_hints(hints, boxes):
+    from agari.vision.cores import _busy_boxes
 
     out = np.zeros((11, 75, 100), np.float32)
     for y, x in hints:
         out[1, y, x] = 0.3
     cfg = CoreConfig(zoom_hint=0.1, zoom_margin=0.05)
-    assert _busy_box(out, (2.0, 2.0), (300, 400, 3), cfg) == box
+    assert _busy_boxes(out, (2.0, 2.0), (300, 400, 3), cfg) == boxes
+
+
+def test_patches_of_hints_whose_widened_boxes_overlap_are_read_as_one():
+    """Hints apart in the net's pixels, one inside the other's box: one box for both."""
+    from agari.vision.cores import _busy_boxes
+
+    out = np.zeros((11, 75, 100), np.float32)
+    out[1, 10, 10:60] = 0.3  # a row of tiles...
+    out[1, 10:60, 10] = 0.3  # ...a column from its first one...
+    out[1, 40, 40] = 0.3  # ...and a speck in the corner they make, far from both
+    cfg = CoreConfig(zoom_hint=0.1, zoom_margin=0.02)  # widened 8 photo pixels, 2 net pixels
+    assert _busy_boxes(out, (2.0, 2.0), (300, 400, 3), cfg) == [(32, 32, 248, 248)]
