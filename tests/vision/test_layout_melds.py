@@ -249,33 +249,32 @@ def test_only_weak_meld_tiles_take_their_mates_names() -> None:
                                           (Tile.parse("2m"), -math.log(0.1))]
 
 
-def test_a_faint_vote_of_the_classifier_picks_the_end_of_a_chi() -> None:
-    # 2m and 3m read well; the third tile barely readable, with a faint vote for 4m: of the
-    # chi's two possible ends (1m, 4m) the one it voted for comes first.
-    laid = lay_out("123m456p789s1z", "1z", (("chi", "234m", 0),))
+def chi_with_unread_end(chi: str, alts: list[tuple[str, float]]) -> tuple[list[str], list[str]]:
+    """A hand whose chi (called tile first, sideways) has its last tile read as ``alts``:
+    that tile's names after `with_implied`, and the chi's tiles as read."""
+    laid = lay_out("123m456p789s1z", "1z", (("chi", chi, 0),))
     dets = list(laid.dets)
     weak = len(dets) - 1
-    dets[weak] = with_alternatives(dets[weak], [("9p", 0.3), ("4m", 0.004), ("7z", 0.002)])
+    dets[weak] = with_alternatives(dets[weak], alts)
     plan = analyse_layout(dets)[0]
     slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
     options = [[(Tile.parse(n), -math.log(p)) for n, p in dets[i].alternatives] for i in slots]
-    got = [str(t) for t, _ in with_implied(dets, plan, slots, options)[slots.index(weak)]]
-    assert got.index("4m") < got.index("1m")
-    reading = read_hand(dets, [plan], SITUATION)
-    assert [str(t) for t in reading.layout.melds[0].tiles] == ["2m", "3m", "4m"]
+    names = [str(t) for t, _ in with_implied(dets, plan, slots, options)[slots.index(weak)]]
+    meld = read_hand(dets, [plan], SITUATION).layout.melds[0]
+    return names, [str(t) for t in meld.tiles]
+
+
+def test_a_faint_vote_of_the_classifier_picks_the_end_of_a_chi() -> None:
+    # 2m and 3m read well; the third tile barely readable, with a faint vote for 4m: of the
+    # chi's two possible ends (1m, 4m) the one it voted for comes first.
+    names, tiles = chi_with_unread_end("234m", [("9p", 0.3), ("4m", 0.004), ("7z", 0.002)])
+    assert names.index("4m") < names.index("1m")
+    assert tiles == ["2m", "3m", "4m"]
 
 
 def test_the_order_of_a_chi_picks_the_name_of_its_unread_end() -> None:
     # Chi of 3-4-5m called on the 4m (sideways, left), then 3m and the unread 5m: the two
     # tiles from the hand lie in ascending order, so the last one is 5m rather than 2m.
-    laid = lay_out("123m456p789s1z", "1z", (("chi", "435m", 0),))
-    dets = list(laid.dets)
-    weak = len(dets) - 1
-    dets[weak] = with_alternatives(dets[weak], [("9p", 0.3), ("7z", 0.01)])
-    plan = analyse_layout(dets)[0]
-    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
-    options = [[(Tile.parse(n), -math.log(p)) for n, p in dets[i].alternatives] for i in slots]
-    got = [str(t) for t, _ in with_implied(dets, plan, slots, options)[slots.index(weak)]]
-    assert got.index("5m") < got.index("2m")
-    reading = read_hand(dets, [plan], SITUATION)
-    assert [str(t) for t in reading.layout.melds[0].tiles] == ["4m", "3m", "5m"]
+    names, tiles = chi_with_unread_end("435m", [("9p", 0.3), ("7z", 0.01)])
+    assert names.index("5m") < names.index("2m")
+    assert tiles == ["4m", "3m", "5m"]
