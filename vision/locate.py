@@ -50,6 +50,7 @@ from agari.vision.detection import TileDetection
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.quads import quad_iou, quad_overlap
+from agari.vision.refit import RefitConfig, refit
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
@@ -77,6 +78,10 @@ class LocateConfig:
     None skips the net."""
     core_score: float = 0.5
     """Proposal score given to a core quad (the locator keeps proposals above 0)."""
+    refit: RefitConfig | None = field(default_factory=RefitConfig)
+    """With the core net on: a classical proposal holding only a part of a tile (a bright
+    gap between its symbols) gives way to the net's quad of it (`agari.vision.refit`);
+    None never."""
     rows: RowConfig = field(default_factory=RowConfig)
 
 
@@ -201,8 +206,11 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
                                         face_levels=traced)
     if net is not None:  # last: the classical quads fit a face better where both found it
+        cores = net.result()
+        if config.refit is not None:
+            proposals = refit(proposals, cores, scale, config.refit)
         contest = None if judge is None else _contest(bgr, scale, judge, config.cores)
-        proposals, added = core_proposals(net.result(), proposals, scale, config, contest)
+        proposals, added = core_proposals(cores, proposals, scale, config, contest)
         proposals += added
     return arrange(proposals, scale=scale, cfg=config.rows)
 
