@@ -235,7 +235,8 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     not_tiles = [i for i, d in enumerate(dets) if not is_tile(d)]
     if unread:
         # Quads called none where a tile of the row belongs, taken as tiles of it.
-        found = in_line(frame.project(quads), hand_row, not_tiles, frame, config.inline)
+        named = [i for i in not_tiles if face_mass(dets[i]) > 0]  # names for the reading
+        found = in_line(frame.project(quads), hand_row, named, frame, config.inline)
         hand_row = hand_row + found
         not_tiles = [i for i in not_tiles if i not in found]
     return _laid_plans(dets, hand_row, rest, not_tiles, frame, config, flip, upright)
