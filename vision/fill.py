@@ -26,7 +26,7 @@ import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
-from agari.vision.quads import inside_image, quad_overlap
+from agari.vision.quads import convex_parts, inside_image, parts_overlap, quad_overlap
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
 
 
@@ -266,12 +266,14 @@ class _Tiles:
 
     def __init__(self, detections: Sequence[TileDetection]) -> None:
         self.quads = [np.asarray(d.quad, np.float32) for d in detections if d.label is not None]
+        self.parts = [convex_parts(q) for q in self.quads]  # measured once, asked often
         self.centres = np.array([q.mean(axis=0) for q in self.quads]).reshape(-1, 2)
 
     def add(self, det: TileDetection) -> None:
         if det.label is not None:
             q = np.asarray(det.quad, np.float32)
             self.quads.append(q)
+            self.parts.append(convex_parts(q))
             self.centres = np.vstack([self.centres, q.mean(axis=0)])
 
     def overlaps(self, q: np.ndarray, limit: float) -> bool:
@@ -280,8 +282,10 @@ class _Tiles:
             return False
         reach = float(np.linalg.norm(q[0] - q[2]))  # quads further apart than a diagonal can't meet
         near = np.flatnonzero(np.linalg.norm(self.centres - q.mean(axis=0), axis=1) < reach)
-        qf = q.astype(np.float32)
-        return any(quad_overlap(qf, self.quads[i]) > limit for i in near)
+        if not len(near):
+            return False
+        mine = convex_parts(q)
+        return any(parts_overlap(mine, self.parts[i]) > limit for i in near)
 
 
 __all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles"]
