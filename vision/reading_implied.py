@@ -6,8 +6,8 @@ and list names that do not include its own. Yet the meld's other tiles say
 what it must be: the same kind in a pon or kan (ポン・カン), a neighbour in a
 chi (チー). `with_implied` adds those names to such a tile's options at a
 cost, so that the reading takes them only where the classifier's own
-names make no set; it is charged as a name the classifier gave ``implied_p``
-more than it did (its own faint vote for the name counts).
+names make no set: a name the meld implies costs at most as much as one the
+classifier gave ``implied_p``; a name it voted for more keeps its own cost.
 """
 
 from __future__ import annotations
@@ -79,15 +79,18 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
             if i in strong:
                 continue
             implied = {t for j in strong for t in mate_names(strong[j])}
-            # The classifier's own faint votes for a name the meld implies still count:
-            # they tell a chi's two possible ends apart; so does the order of its tiles.
+            # An implied name is never cheaper than the classifier's own vote for it (a meld
+            # must not read more cheaply than the same tiles concealed); between equal costs
+            # the classifier's faint vote comes first: it tells a chi's two ends apart, as
+            # does the order of its tiles.
             own = dict(dets[i].alternatives)
-            named = {t: c for t, c in out[where[i]] if t not in implied}
-            named |= {t: -math.log(cfg.implied_p + own.get(str(t), 0.0))
-                      + cfg.disorder_cost * _out_of_order(t, i, strong, place,
-                                                          meld.sideways_index)
-                      for t in implied}
-            out[where[i]] = sorted(named.items(), key=lambda tc: (tc[1], tc[0].kind, tc[0].red))
+            named = dict(out[where[i]])
+            for t in implied:
+                floor = -math.log(cfg.implied_p) + cfg.disorder_cost * _out_of_order(
+                    t, i, strong, place, meld.sideways_index)
+                named[t] = min(named.get(t, floor), floor)
+            out[where[i]] = sorted(named.items(), key=lambda tc: (
+                tc[1], -own.get(str(tc[0]), 0.0), tc[0].kind, tc[0].red))
     return out
 
 
