@@ -1,0 +1,88 @@
+"""Tiles read `none` because their corners were named a quarter round (`agari.vision.quarter`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import numpy as np
+import pytest
+from agari.engine.errors import InvalidInput
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.quarter import QuarterConfig, named_round, turn_unread
+
+SQUARE = ((0.0, 0.0), (40.0, 0.0), (40.0, 60.0), (0.0, 60.0))
+IMAGE = np.zeros((200, 200, 3), np.uint8)
+
+
+@pytest.fixture(scope="module")
+def sample(sample_hand):
+    image, truth, clf = sample_hand
+    return image, truth, partial(clf.classify_detections, top_k=5)
+
+
+def _det(quad, **kw) -> TileDetection:
+    return TileDetection(tuple((float(x), float(y)) for x, y in quad), **kw)
+
+
+def _moved(quad, dx: float) -> tuple:
+    return tuple((x + dx, y) for x, y in quad)
+
+
+def test_the_sample_hands_tiles_named_a_quarter_round_are_read_again(sample):
+    image, truth, classify = sample
+    row = [t for t in truth if t["role"] == "concealed" and not t["sideways"]]
+    # Named one step back round, each crop shows its face turned a quarter.
+    off = [_det((q[3], q[0], q[1], q[2])) for q in (t["quad"] for t in row)]
+    first = classify(image, off)
+    unread = [i for i, d in enumerate(first) if d.label is None]
+    assert len(unread) >= 3                      # the classifier calls most of them `none`
+    after = turn_unread(image, first, classify)
+    for i in unread:
+        if after[i].label is not None:
+            assert after[i].label_name == row[i]["label"]
+    assert sum(after[i].label is not None for i in unread) >= len(unread) - 1
+    assert all(after[i] is first[i] for i in range(len(row)) if i not in unread)
+
+
+def _reads(answer):
+    """A classifier stub: ``answer(quad) -> (label, confidence)``."""
+    def classify(img, dets):
+        out = []
+        for d in dets:
+            label, p = answer(d.quad)
+            name = str(label) if label is not None else "none"
+            out.append(replace(d, label=label, confidence=p, alternatives=((name, p),)))
+        return out
+    return classify
+
+
+def _none(quad) -> TileDetection:
+    return _det(quad, label=None, confidence=0.9, alternatives=(("none", 0.9),))
+
+
+def test_a_turned_reading_is_taken_only_when_sure():
+    eight = Tile.parse("8s")
+    turned_first = named_round(_det(SQUARE)).quad[0]
+    unsure = _reads(lambda q: (eight, 0.5) if q[0] == turned_first else (None, 0.9))
+    sure = _reads(lambda q: (eight, 0.9) if q[0] == turned_first else (None, 0.9))
+    assert turn_unread(IMAGE, [_none(SQUARE)], unsure)[0].label is None
+    (got,) = turn_unread(IMAGE, [_none(SQUARE)], sure)
+    assert got.label == eight and got.quad == named_round(_det(SQUARE)).quad
+
+
+def test_a_box_over_a_tile_already_read_stays_none():
+    one = Tile.parse("1p")
+    read = _det(SQUARE, label=one, confidence=0.95, alternatives=(("1p", 0.95),))
+    over = _none(_moved(SQUARE, 20.0))      # half over the tile read
+    beside = _none(_moved(SQUARE, 45.0))    # its neighbour
+    anything = _reads(lambda q: (Tile.parse("9m"), 0.99))
+    out = turn_unread(IMAGE, [read, over, beside], anything)
+    assert out[0] is read and out[1] is over
+    assert out[2].label == Tile.parse("9m")
+
+
+def test_thresholds_are_checked():
+    with pytest.raises(InvalidInput):
+        QuarterConfig(accept_confidence=1.5)
