@@ -59,8 +59,10 @@ def cap_copies(dets: Sequence[TileDetection], *, max_copies: int = MAX_COPIES,
     for members in by_kind.values():
         if len(members) <= max_copies:
             continue
-        # The likeliest faces stay: least back probability, then most confidence.
-        members.sort(key=lambda i: (back_mass(dets[i]), -dets[i].confidence))
+        # The likeliest faces stay: most confidence less back probability. (Ranked by back
+        # probability first, a hand's sure tile with a trace more of it than doubtful
+        # readings elsewhere in a whole-table photo was turned.)
+        members.sort(key=lambda i: back_mass(dets[i]) - dets[i].confidence)
         for i in members[max_copies:]:
             turned += _to_back(out, i, min_back)
     return out, turned
