@@ -52,7 +52,7 @@ from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.quads import quad_iou, quad_overlap
 from agari.vision.refit import RefitConfig, refit
 from agari.vision.regions import LevelContours, face_map
-from agari.vision.rows import RowConfig, arrange
+from agari.vision.rows import SLANTED_ROWS, RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
 from agari.vision.standing import StandingConfig, standing_proposals
 
@@ -86,10 +86,12 @@ class LocateConfig:
 
 
 DEFAULT_CONFIG = LocateConfig()
-HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig())
+HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig(),
+                           rows=SLANTED_ROWS)
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
-classical steps missed (`agari.vision.cores`). `agari detect` and bulk labelling keep
+classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are one row
+(`agari.vision.rows.SLANTED_ROWS`). `agari detect` and bulk labelling keep
 `DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles; the webcam keeps it
 for speed."""
 

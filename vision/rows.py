@@ -4,12 +4,15 @@ Two tiles belong to the same row when one follows the other along the
 direction of their centres: the step runs along the short side of at least one
 of them (upright tiles stand side by side; a sideways tile's neighbour is
 upright), they are about as tall across the step, nearly in line, and close.
-Rows are the connected groups of such pairs.
+Rows are the connected groups of such pairs. In photos of a hand
+(`SLANTED_ROWS`) a level step along both tiles' long sides joins them too: faces
+of tiles lying flat, seen from a low seat, are wider than tall.
 
 Each row gets a frame: ``right`` along the row, ``up`` across it towards the
 top of the image (for a vertical row, towards the image's left, so that the
 frame turns a quarter from the usual one). A tile is sideways when its long
-side runs along the row. Quads are ordered TL, TR, BR, BL in the row's frame.
+side runs along the row (in a row of faces seen at a slant, where most do, when
+it is also clearly wider than the others). Quads are ordered TL, TR, BR, BL in the row's frame.
 Rows are sorted top to bottom by their centres, tiles left to right along each
 row.
 """
@@ -37,6 +40,15 @@ class RowConfig:
     """Neighbours' heights across the row may differ by at most this factor."""
     axis_tolerance_deg: float = 25.0
     """A tile's side must run within this angle of the step between centres."""
+    level_deg: float | None = None
+    """Faces seen at a slant: tiles lying flat seen from a low seat are wider than tall in
+    the image, so their row steps along both tiles' long sides. Such a step joins a row
+    when it runs within this angle of the image's horizontal (a column of upright tiles
+    steps down the image, not across it); None never (`SLANTED_ROWS` sets it)."""
+    slant_sideways: float = 1.25
+    """In a row whose tiles mostly lie long side along it (faces seen at a slant), a tile
+    is sideways only when it reaches this many times the row's median along it: the
+    others are upright tiles, foreshortened."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +59,17 @@ class _Tile:
     long_axis: np.ndarray
     short: float
     long: float
+
+
+SLANTED_ROWS = RowConfig(level_deg=30.0)
+"""Rows for photos of a hand (`agari.vision.locate.HAND_LOCATE`), often taken from a low
+seat. Each face seen at a slant used to be a row of its own, framed a quarter off, or,
+beside a tile seen square, flagged sideways: on the 200 tuning renders (seeds 910000 and
+920000) 443 of the hand tiles located were framed so (the classifier reads them as no
+tile or another one), 139 with these rows. Read by `agari photo` then: hand tiles missed
+265 -> 255, given the wrong role 375 -> 362, misread 69 -> 38, exact hands 108 either way,
+exact scores 65 -> 66; the real photos' variants 326 -> 328 tiles of 390. Only for hand photos: a tray seen from above may hold sideways tiles side
+by side, which these rows would take for upright ones."""
 
 
 def _tile(quad: np.ndarray) -> _Tile:
@@ -80,7 +103,9 @@ def _neighbours(a: _Tile, b: _Tile, cfg: RowConfig) -> bool:
     b_short = abs(float(b.short_axis @ u)) >= cos_tol
     a_long = abs(float(a.long_axis @ u)) >= cos_tol
     b_long = abs(float(b.long_axis @ u)) >= cos_tol
-    if not ((a_short or a_long) and (b_short or b_long)) or not (a_short or b_short):
+    if not ((a_short or a_long) and (b_short or b_long)):
+        return False
+    if not (a_short or b_short) and not _level(u, cfg):
         return False
     along_a, across_a = _extent(a, u)
     along_b, across_b = _extent(b, u)
@@ -89,6 +114,11 @@ def _neighbours(a: _Tile, b: _Tile, cfg: RowConfig) -> bool:
         return False
     gap = dist - (along_a + along_b) / 2.0
     return gap <= cfg.max_gap * height
+
+
+def _level(u: np.ndarray, cfg: RowConfig) -> bool:
+    """Whether a step (unit vector) runs within `RowConfig.level_deg` of image horizontal."""
+    return cfg.level_deg is not None and abs(float(u[0])) >= math.cos(math.radians(cfg.level_deg))
 
 
 def _rows(tiles: list[_Tile], cfg: RowConfig) -> list[list[int]]:
@@ -113,6 +143,19 @@ def _rows(tiles: list[_Tile], cfg: RowConfig) -> list[list[int]]:
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
+def _sideways(tiles: list[_Tile], right: np.ndarray, cfg: RowConfig) -> list[bool]:
+    """Each tile's sideways flag in a row running along ``right``: its long side runs
+    along the row; in a row mostly so (faces seen at a slant), only where it also
+    reaches `RowConfig.slant_sideways` times the row's median along it (two such tiles
+    side by side are both upright: called tiles never lie so)."""
+    along = [abs(float(t.long_axis @ right)) > abs(float(t.short_axis @ right)) for t in tiles]
+    if cfg.level_deg is None or 2 * sum(along) <= len(tiles):
+        return along
+    extent = np.array([_extent(t, right)[0] for t in tiles])
+    wide = extent >= cfg.slant_sideways * float(np.median(extent))
+    return [bool(a and w) for a, w in zip(along, wide, strict=True)]
 
 
 def _row_frame(tiles: list[_Tile]) -> tuple[np.ndarray, np.ndarray]:
@@ -155,9 +198,9 @@ def arrange(props: list[Proposal], *, scale: float, cfg: RowConfig = RowConfig()
     rows.sort(key=lambda r: (r[0], r[1]))
     out = []
     for _, _, members, right, up in rows:
-        for i in members:
+        flags = _sideways([tiles[i] for i in members], right, cfg)
+        for i, sideways in zip(members, flags, strict=True):
             t = tiles[i]
-            sideways = abs(float(t.long_axis @ right)) > abs(float(t.short_axis @ right))
             q = order_quad(t.quad, (float(up[0]), float(up[1]))) / scale
             out.append(TileDetection(
                 as_quad(q),
