@@ -195,6 +195,13 @@ def test_a_meld_names_its_unread_tile_and_completes_the_hand() -> None:
     assert any("called none" in n for n in got.notes)
 
 
+def test_a_quad_with_no_face_name_never_joins_the_row() -> None:
+    dets, last = unread_meld()
+    dets[last] = with_alternatives(dets[last], [("none", 1.0)])
+    plans = analyse_layout(dets, unread=True)
+    assert all(last in p.others for p in plans)
+
+
 FRAME = HandFrame((1.0, 0.0), (0.0, -1.0), W, H)
 
 
