@@ -26,6 +26,7 @@ import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
+from agari.vision.layout_tokens import WHITE_DRAGON
 from agari.vision.quads import convex_parts, inside_image, parts_overlap, quad_overlap
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
 
@@ -40,6 +41,10 @@ class FillConfig:
     """A proposed neighbour is kept when read as a face at least this confidently."""
     accept_back: float = 0.97
     """A proposed neighbour read as a back is kept only above this (bare felt looks alike)."""
+    accept_white: float = 0.97
+    """A proposed neighbour read as a blank 白 likewise: a step into the gap before a tile
+    set apart lands on bare table, which on a pale table reads as 白 (tuning renders 910000
+    + 920000: misread hand tiles 68 -> 45, exact hands 108 -> 109, at 0.90 as any face)."""
     pitches: tuple[float, ...] = (1.0, 1.06)
     """Steps tried, in tile widths along the row (touching, and with a thin gap)."""
     far_pitches: tuple[float, ...] = ()
@@ -161,6 +166,8 @@ def _is_loose(det: TileDetection, cfg: FillConfig) -> bool:
 
 
 def _accepted(det: TileDetection, cfg: FillConfig) -> bool:
+    if det.label == WHITE_DRAGON:
+        return det.confidence >= cfg.accept_white
     if isinstance(det.label, Tile):
         return det.confidence >= cfg.accept_confidence
     return det.label == BACK and det.confidence >= cfg.accept_back
