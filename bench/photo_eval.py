@@ -81,11 +81,17 @@ def situation_for(layout, rules: Rules) -> tuple[Situation, object]:
 
     The true score is a `ScoreResult` (14 tiles), a ``{wait: ScoreResult}`` dict
     (13 tiles), or the engine's error when nothing scores.
+
+    The renderer deals open hands with no yaku of their own (no real winning hand lacks
+    one); those win on the last discard (houtei, 1 han whatever the shape). Given a tsumo
+    instead, any closed reading of the same tiles would score (menzen tsumo) where the
+    true open hand cannot, and the reading would be pushed away from the melds.
     """
     hand = layout.hand()
     tries = [{}, {"tsumo": True}]
     if hand.closed:
         tries += [{"riichi": True}, {"riichi": True, "tsumo": True}]
+    tries.append({"houtei": True})
     if layout.ura:
         tries = [t for t in tries if t.get("riichi")] or [{"riichi": True}]
     last = None
