@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+import cv2
 import numpy as np
 from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
@@ -50,6 +51,12 @@ class FillConfig:
     far_pitches: tuple[float, ...] = ()
     """Longer steps, tried beside a tile only where no step of `pitches` found one: the
     gaps of a shown hand (the winning tile set a little apart, melds further along)."""
+    plain_below: float | None = None
+    """A far step over a patch whose grey level varies less than this (standard deviation,
+    0-255) is bare table and is not read. On 100 tuning renders every far step the
+    classifier accepted as a tile varied by 11 or more, a quarter of all far steps by
+    under 5; the 200 tuning renders read the same hands with the rule as without it, the
+    classifier a tenth fewer crops. None reads every far step."""
     rescue_floor: float | None = None
     """Beside a tile where no step was read surely as a tile, the step read likeliest as a
     face (at least this likely) is re-framed (`agari.vision.reframe`: moved, trimmed) and
@@ -78,7 +85,7 @@ class FillConfig:
 
 
 DEFAULT_FILL = FillConfig()
-HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3),
+HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3), plain_below=5.0,
                        rescue_floor=0.3, firm_confidence=0.8)
 """Row completion for a shown hand, called tiles and the gaps between groups included
 (`agari.pipeline`)."""
@@ -204,7 +211,8 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     found = {(id(anchor), side) for anchor, side, _ in kept}
     h, w = image.shape[:2]
     trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False)
-    open_ends = [k for k, (anchor, side) in enumerate(owners) if (id(anchor), side) not in found]
+    open_ends = [k for k, (anchor, side) in enumerate(owners) if (id(anchor), side) not in found
+                 and not _plain(image, trials[k].quad, cfg.plain_below)]
     if not open_ends:
         return []
     read = classify(image, [trials[k] for k in open_ends])
@@ -213,6 +221,27 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     if cfg.rescue_floor is not None:
         found_far += _rescued(image, read, ends, found_far, classify, cfg)
     return found_far
+
+
+PLAIN_SAMPLES = 24
+"""A patch's grey level is sampled on about this many points across its shorter side."""
+
+
+def _plain(image: np.ndarray, quad: object, below: float | None) -> bool:
+    """Whether the box round ``quad`` in the BGR ``image`` is nearly one grey level (its
+    standard deviation under ``below``; never where ``below`` is None)."""
+    if below is None:
+        return False
+    q = np.asarray(quad, np.float64)
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int)
+    x1, y1 = min(int(x1), w), min(int(y1), h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    step = max(1, min(x1 - x0, y1 - y0) // PLAIN_SAMPLES)
+    patch = np.ascontiguousarray(image[y0:y1:step, x0:x1:step])
+    return float(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).std()) < below
 
 
 def _rescued(image: np.ndarray, read: Sequence[TileDetection],

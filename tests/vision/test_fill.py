@@ -118,6 +118,27 @@ def test_far_steps_cross_the_gap_to_the_winning_tile(sample):
     assert len(found) == 1 and found[0].label_name == win["label"]
 
 
+@pytest.mark.parametrize(("plain_below", "far_reads"), [(5.0, 0), (None, 10)])
+def test_far_steps_over_bare_table_are_not_read(plain_below, far_reads):
+    rng = np.random.default_rng(5)
+    image = np.clip(rng.normal(90, 2, (200, 1000, 3)), 0, 255).astype(np.uint8)  # plain felt
+    image[50:105, 100:140] = rng.integers(0, 255, (55, 40, 3))  # a busy patch: the tile
+    quad = ((100.0, 50.0), (140.0, 50.0), (140.0, 105.0), (100.0, 105.0))
+    anchor = TileDetection(quad, label=Tile.parse("1p"), confidence=0.99)
+    asked = []
+
+    def no_tile(img, dets):
+        asked.append(len(dets))
+        return [replace(d, label=None, confidence=0.99, alternatives=(("none", 0.99),))
+                for d in dets]
+
+    cfg = replace(HAND_FILL, sideways=False, rescue_floor=None, plain_below=plain_below)
+    assert fill_rows(image, [anchor], no_tile, config=cfg) == [anchor]
+    near, *far = asked
+    assert near == 4  # two pitches either side
+    assert sum(far) == far_reads  # six far steps right, four left (then the photo ends)
+
+
 def _covers(det: TileDetection, tile: dict) -> bool:
     return quad_iou(np.float32(det.quad), np.float32(tile["quad"])) > 0.5
 
