@@ -7,7 +7,6 @@ came from the back (colourful) map.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -28,8 +27,7 @@ from agari.vision.regions import (
     threshold_levels,
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
-from agari.vision.split import Piece, SplitConfig, TileSize, split_region
-from agari.vision.threads import ordered_map, worker_count
+from agari.vision.split import SplitConfig, split_region
 from agari.vision.tile_sizes import local_size, same_box, size_anchors
 from agari.vision.trim import TrimConfig, trim_to_face
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
@@ -130,9 +128,6 @@ class ProposalConfig:
     """Proposals overlapping a better one by more than this (of the smaller) are dropped."""
     min_score: float = 0.0
     """Proposals scoring lower are dropped."""
-    workers: int = 2
-    """Threads that trace the maps and split the regions (`agari.vision.threads`; at most the
-    CPUs and OpenCV's thread count). The output is the same with any number."""
 
 
 def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
@@ -155,15 +150,12 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     """
     if hsv is None:  # the filled and back maps share it
         hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    workers = worker_count(cfg.workers)
-    regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels,
-                                 workers=workers)
-    cands = [_split_all(regions, gray, cfg, workers=workers)]
+    regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels)
+    cands = [_split_all(regions, gray, cfg)]
     if cfg.back_steps:
         backs = back_map(work, cfg.maps, hsv=hsv)
         steps = np.asarray(cfg.back_steps, np.float32)
-        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True,
-                                workers=workers))
+        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
     props = _scored(cands, cfg)
     if keep_all:
         return props
@@ -190,24 +182,22 @@ def _trimmed(p: Proposal, gray: np.ndarray, cfg: TrimConfig) -> Proposal:
 
 def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
                  face: tuple[np.ndarray, np.ndarray] | None = None,
-                 hsv: np.ndarray | None = None, face_levels: LevelContours | None = None,
-                 workers: int = 1) -> tuple[list[Region], np.ndarray]:
+                 hsv: np.ndarray | None = None, face_levels: LevelContours | None = None
+                 ) -> tuple[list[Region], np.ndarray]:
     """Regions of every face map at every level, and the grey image ``uint8 (h, w)``
     (``face``: the face map and grey image, ``hsv``: the image in HSV, ``face_levels``:
-    the face map's traced levels, if already made; ``workers``: threads tracing maps)."""
+    the face map's traced levels, if already made)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
-    maps: list[Callable[[], list[Region]]] = [
-        lambda: _regions(score, cfg, traced=face_levels)]
+    regions = _regions(score, cfg, traced=face_levels)
     if cfg.use_filled:
-        maps.append(lambda: _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg))
+        regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
     if cfg.neutral_levels:
-        maps.append(lambda: _neutral_regions(work, cfg))
+        regions += _neutral_regions(work, cfg)
     if cfg.ink_rows:
-        maps.append(lambda: _ink_rows(gray, cfg))
+        regions += _ink_rows(gray, cfg)
     if cfg.contrast_steps:
-        maps.append(lambda: _contrast_regions(gray, cfg))
-    traced = ordered_map(lambda make: make(), maps, workers)
-    return [r for found in traced for r in found], gray
+        regions += _contrast_regions(gray, cfg)
+    return regions, gray
 
 
 def _neutral_regions(work: np.ndarray, cfg: ProposalConfig) -> list[Region]:
@@ -245,28 +235,20 @@ def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | No
 
 
 def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
-               face_down: bool = False, workers: int = 1) -> dict[str, np.ndarray]:
-    """Split every distinct region by its local tile size (on ``workers`` threads) and
-    measure the pieces.
+               face_down: bool = False) -> dict[str, np.ndarray]:
+    """Split every distinct region by its local tile size and measure the pieces.
 
     Returns:
         Column arrays: ``quad`` float32 ``(N, 4, 2)``, ``face_down`` bool and the
         per-piece features of `agari.vision.scoring` except ``votes``.
     """
     anchors = size_anchors(regions, cfg)
-    distinct = _distinct(regions)
-
-    def split(r: Region) -> tuple[TileSize, list[Piece]] | None:
-        size = local_size(r, anchors, cfg)
-        return None if size is None else (size, split_region(image, r.contour, size, cfg.split))
-
     quads, expected, pieces, weights = [], [], [], []
-    for (_, found), cut in zip(distinct, ordered_map(split, [r for r, _ in distinct], workers),
-                               strict=True):
-        if cut is None:
+    for r, found in _distinct(regions):
+        size = local_size(r, anchors, cfg)
+        if size is None:
             continue
-        size, parts = cut
-        for p in parts:
+        for p in split_region(image, r.contour, size, cfg.split):
             if quad_area(p.quad) > cfg.max_tile_fraction * image.size:
                 continue  # a whole tray or the photo's own edge, never one tile
             if face_down and p.cuts and p.seam < cfg.back_min_seam:
