@@ -1,0 +1,86 @@
+"""Indicators beside the hand (`agari.vision.layout_extras`): which groups are dora and ura."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from agari.engine.tiles import BACK
+from agari.vision.layout import analyse_layout
+from layout_factories import H, Laid, W, _det, _quad, lay_out
+
+HAND = dict(concealed="123m456p789s1122z", win="2z")
+ORIGIN = (200.0, 600.0)
+DORA_U, DORA_V = 3.0 * W, 2.5 * H  # the factory's default place for the dora group
+
+
+def _row(laid: Laid, labels: list[str], u: float, v: float, *,
+         wide: int | None = None) -> list[int]:
+    """Add a row of flat tiles at ``(u, v)`` (hand frame, pixels); ``wide``: the index of a
+    tile lying sideways (a called one). Returns the new detections' indices."""
+    out = []
+    for k, lab in enumerate(labels):
+        du, dv = (H, W) if k == wide else (W, H)
+        laid.dets.append(_det(lab, _quad(u, v, du, dv, ORIGIN, 0.0)))
+        laid.roles.append("other")
+        out.append(len(laid.dets) - 1)
+        u += du * 1.03
+    return out
+
+
+def _dora_of(laid: Laid) -> list[int]:
+    return [i for i, r in enumerate(laid.roles) if r == "dora"]
+
+
+@pytest.mark.parametrize("dead_wall", [True, False])
+def test_an_indicator_the_locator_calls_sideways_is_still_read(dead_wall: bool) -> None:
+    # Lying flat by a standing hand and seen obliquely, an indicator looks squat and the
+    # locator flags it sideways; it is no wider than the tiles beside it.
+    laid = lay_out(**HAND, dora="4p", dead_wall=dead_wall)
+    (i,) = _dora_of(laid)
+    laid.dets[i] = replace(laid.dets[i], sideways=True)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (i,)
+
+
+def test_a_group_with_a_tile_wider_than_its_neighbours_is_no_indicator_group() -> None:
+    laid = lay_out(**HAND)
+    _row(laid, ["3s", "3s", "3s"], DORA_U, DORA_V, wide=1)  # someone's pon, not indicators
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == () and plan.ura == ()
+
+
+def test_one_tile_below_a_row_of_three_is_the_dora_not_its_ura() -> None:
+    # Ura indicators are as many as the dora: a single tile is no ura of three.
+    laid = lay_out(**HAND, dora="4p")
+    (i,) = _dora_of(laid)
+    _row(laid, ["8s", "5s", "1m"], DORA_U, DORA_V + 1.15 * H)
+    plan = analyse_layout(laid.dets)[0]
+    assert (plan.dora, plan.ura) == ((i,), ())
+
+
+def test_ura_as_many_as_the_dora_lie_below_them() -> None:
+    laid = lay_out(**HAND, dora="4p3m", ura="9s1z")
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == tuple(i for i, r in enumerate(laid.roles) if r == "dora")
+    assert plan.ura == tuple(i for i, r in enumerate(laid.roles) if r == "ura")
+
+
+@pytest.mark.parametrize("gap, is_dora", [
+    (0.4, True),    # a row of discards a little way off: the indicator stays one
+    (0.05, False),  # a short row touching a full one: the end of a pond
+])
+def test_a_short_row_touching_a_pond_is_no_indicator(gap: float, is_dora: bool) -> None:
+    laid = lay_out(**HAND, dora="4p")
+    (i,) = _dora_of(laid)
+    _row(laid, ["1m", "9p", "3z", "7s", "2m", "6p"], DORA_U - 2 * W, DORA_V + (1 + gap) * H)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == ((i,) if is_dora else ())
+
+
+def test_of_two_dead_walls_the_one_with_more_backs_holds_the_dora() -> None:
+    laid = lay_out(**HAND)
+    _row(laid, [BACK, "6s", "7p", BACK], 12 * W, DORA_V - 0.5 * H)
+    wall = _row(laid, [BACK, BACK, "9s", BACK, BACK, BACK, BACK], 0.0, DORA_V)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (wall[2],)
