@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 
 DEAD_WALL = re.compile(r"B+P{1,5}B+")
 """Columns of a dead wall seen from above: backs, the turned indicators, backs."""
+WALL_LIKE = re.compile(r"B+P{1,5}B+|B{2,}P{1,5}|P{1,5}B{2,}")
+"""Columns of a group read as part of a wall: indicators between backs, or beside two or
+more (the last stacks unseen or lost by the locator). Tuning renders: 4 scenes' dora more
+right with this rule than without, none lost; 3 with backs on both sides required."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +129,18 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
         side = sideways_flags(_unflagged(dets), ext, groups)
         for group in (part for g in groups for part in _split_dead_wall(g, dets)):
             ids = [i for col in group for i in col]
-            faces = tuple(i for i in ids if not is_face_down(dets[i]) and not side[i])
             backs = tuple(i for i in ids if is_face_down(dets[i]))
+            # A wall holds no called tile: its faces are indicators however wide they look
+            # (lying on a stack, seen obliquely), as long as they lie in its line.
+            wall = WALL_LIKE.fullmatch(_tokens(group, dets)) is not None
+            faces = tuple(i for i in ids if not is_face_down(dets[i]) and (wall or not side[i]))
+            if wall:
+                faces = _in_line(faces, backs, ext)
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
-            called = sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
+            called = 0 if wall else sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
             out.append(_Group(faces, backs, called, span, height, frame.along))
     return out
 
@@ -144,9 +153,22 @@ def _unflagged(dets: list[TileDetection]) -> list[TileDetection]:
     return [replace(d, sideways=False) if d.sideways else d for d in dets]
 
 
+def _tokens(group: list[list[int]], dets: list[TileDetection]) -> str:
+    """``B`` (back) or ``P`` (face) per column, by its tile nearest the player."""
+    return "".join("B" if is_face_down(dets[col[0]]) else "P" for col in group)
+
+
+def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) -> tuple[int, ...]:
+    """The faces of a wall that lie in its line (centred across the row within its backs'
+    extent), not tiles of a row just behind it that share its columns."""
+    b = ext[list(backs)]
+    lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
+    return tuple(i for i in faces if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi)
+
+
 def _split_dead_wall(group: list[list[int]], dets: list[TileDetection]) -> list[list[list[int]]]:
     """Cut a dead wall (backs, one to five faces, backs) out of a group it touches."""
-    tokens = "".join("B" if is_face_down(dets[col[0]]) else "P" for col in group)
+    tokens = _tokens(group, dets)
     m = DEAD_WALL.search(tokens)
     if m is None or (m.start() == 0 and m.end() == len(tokens)):
         return [group]

@@ -84,3 +84,25 @@ def test_of_two_dead_walls_the_one_with_more_backs_holds_the_dora() -> None:
     wall = _row(laid, [BACK, BACK, "9s", BACK, BACK, BACK, BACK], 0.0, DORA_V)
     plan = analyse_layout(laid.dets)[0]
     assert plan.dora == (wall[2],)
+
+
+def test_a_dead_wall_indicator_wider_than_the_backs_is_still_read() -> None:
+    # On top of its stack and seen obliquely, an indicator may look wider than the backs
+    # beside it; a wall holds no called tile.
+    laid = lay_out(**HAND, dora="4p", dead_wall=True)
+    (i,) = _dora_of(laid)
+    (a, b, c, d) = laid.dets[i].quad
+    grow = 0.25 * W
+    wide = ((a[0] - grow, a[1]), (b[0] + grow, b[1]), (c[0] + grow, c[1]), (d[0] - grow, d[1]))
+    laid.dets[i] = replace(laid.dets[i], quad=wide)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (i,)
+
+
+def test_tiles_just_behind_a_dead_wall_are_no_indicators() -> None:
+    # A row behind the wall, overlapping it enough to share its row and columns.
+    laid = lay_out(**HAND, dora="4p", dead_wall=True)
+    (i,) = _dora_of(laid)
+    _row(laid, ["8s", "2z", "2p"], 2.0 * W * 1.03 + DORA_U, DORA_V + 0.54 * H)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (i,)
