@@ -14,7 +14,7 @@ trained on renders by `agari.models.cores_train`) reads the photo at
 
 Each blob of core pixels becomes one quad, its corners averaged over the blob
 weighted by the core probability. Where the tiles it finds are small (or few), the
-net reads the busy part of the photo again at twice the size (`CoreConfig.zoom_below`).
+net reads the busy parts of the photo again at twice the size (`CoreConfig.zoom_below`).
 The locator adds these quads to its own
 last (`agari.vision.locate.core_proposals`): where its classical steps found a
 tile, their quad fits the face better; where they found none, the net's fills
@@ -69,8 +69,8 @@ class CoreConfig:
     rose from 84 to 92; the real photos are never read twice. None never reads twice."""
     zoom_min: int = 4
     zoom_long_side: int = 1920
-    """The long side the whole photo would have in the enlarged reading; only the part of
-    it where the first reading saw a hint of a tile is read (`zoom_hint`, `zoom_margin`)."""
+    """The long side the whole photo would have in the enlarged reading; only the parts of
+    it where the first reading saw hints of tiles are read (`zoom_hint`, `zoom_margin`)."""
     zoom_hint: float = 0.1
     """Core probability (face up or down) that counts as a hint of a tile."""
     zoom_margin: float = 0.05
