@@ -351,7 +351,8 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
                        roles=_roles(plans[0], len(dets)), read=(None,) * len(dets))
     try:
         repaired = read_with_repairs(dets, situation, flip=flip, layout=config.layout,
-                                     reading=config.reading, repair=config.repair)
+                                     reading=config.reading, repair=config.repair,
+                                     plans=plans)
     except InvalidHand as err:
         return replace(base, error=err, notes=plans[0].notes + notes,
                        timings=(("layout", (time.perf_counter() - t0) * 1e3),))

@@ -127,8 +127,12 @@ def _good_enough(reading: Reading) -> bool:
 def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
                       flip: bool | None = None, layout: LayoutConfig = DEFAULT_LAYOUT,
                       reading: ReadingConfig = DEFAULT_READING,
-                      repair: RepairConfig = DEFAULT_REPAIR) -> Repaired:
+                      repair: RepairConfig = DEFAULT_REPAIR,
+                      plans: Sequence[LayoutPlan] | None = None) -> Repaired:
     """Layout and constrained reading, with single fixes when the hand wins nothing.
+
+    ``plans``: the layout of ``dets`` as given (same ``layout`` and ``flip``), when the
+    caller has it already; used if no copies need capping.
 
     Raises:
         NoTiles: no face-up tile among the detections.
@@ -138,7 +142,9 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
     dets = tuple(capped)
     notes = (f"{turned} tiles read as a face seen more than four times were taken as backs",) \
         if turned else ()
-    plans = tuple(analyse_layout(list(dets), config=layout, flip=flip))
+    if plans is None or turned:
+        plans = analyse_layout(list(dets), config=layout, flip=flip)
+    plans = tuple(plans)
     try:
         first = read_hand(dets, plans, situation, config=reading)
     except InvalidHand as err:
