@@ -29,6 +29,7 @@ from agari.vision.layout_geometry import (
     columns_of,
     find_rows,
     frame_of_row,
+    gap_before,
     is_face_down,
     median,
     quads_of,
@@ -54,6 +55,10 @@ class ExtrasConfig:
 
     group_gap: float = 0.2
     """Gap (tile widths) that separates groups outside the hand's row."""
+    wall_gap: float = 0.5
+    """Gap (tile widths) across which two groups that both show backs are one wall. Wider
+    than `group_gap`: the ura beside loose dora lie that far apart, a wall's stacks never
+    (tuning renders: 2 dead-wall indicators more read at 0.4-0.6, none lost; 1 lost at 1.0)."""
     max_turn: float = 25.0
     """Indicators lie parallel to the hand (either way round), within this many degrees."""
     max_gap: float = 4.0
@@ -125,7 +130,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
         frame = frame_of_row(dets, members)
         ext = frame.project(quads_of(dets))
         cols = columns_of(members, ext)
-        groups = split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width)
+        groups = _join_walls(split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width),
+                             dets, ext, cfg.wall_gap * frame.tile_width)
         side = sideways_flags(_unflagged(dets), ext, groups)
         for group in (part for g in groups for part in _split_dead_wall(g, dets)):
             ids = [i for col in group for i in col]
@@ -151,6 +157,20 @@ def _unflagged(dets: list[TileDetection]) -> list[TileDetection]:
     standing hand, seen obliquely, all look squat; the locator flags them, and an indicator
     so flagged was never read as one (tuning renders: 18 of 43 indicators read "other")."""
     return [replace(d, sideways=False) if d.sideways else d for d in dets]
+
+
+def _join_walls(groups: list[list[list[int]]], dets: list[TileDetection], ext: np.ndarray,
+                limit: float) -> list[list[list[int]]]:
+    """Join neighbouring groups that both show backs across gaps up to ``limit`` px: the
+    stacks of one wall, parted where the locator's quads fall short of the tiles."""
+    out: list[list[list[int]]] = []
+    for g in groups:
+        if out and "B" in _tokens(out[-1], dets) and "B" in _tokens(g, dets) \
+                and gap_before(g, out[-1], ext) <= limit:
+            out[-1] = out[-1] + g
+        else:
+            out.append(g)
+    return out
 
 
 def _tokens(group: list[list[int]], dets: list[TileDetection]) -> str:

@@ -106,3 +106,13 @@ def test_tiles_just_behind_a_dead_wall_are_no_indicators() -> None:
     _row(laid, ["8s", "2z", "2p"], 2.0 * W * 1.03 + DORA_U, DORA_V + 0.54 * H)
     plan = analyse_layout(laid.dets)[0]
     assert plan.dora == (i,)
+
+
+def test_a_dead_wall_parted_by_gaps_between_its_stacks_is_one_wall() -> None:
+    # The locator's quads fall short of the tiles: the stacks stand a third of a tile apart.
+    laid = lay_out(**HAND)
+    wall = [*_row(laid, [BACK, BACK, "4p"], 0.0, DORA_V),
+            *_row(laid, ["3m", BACK], 3.4 * W, DORA_V),
+            *_row(laid, [BACK], 5.8 * W, DORA_V)]
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (wall[2], wall[3])
