@@ -42,10 +42,12 @@ class FillConfig:
     """A proposed neighbour is kept when read as a face at least this confidently."""
     accept_back: float = 0.97
     """A proposed neighbour read as a back is kept only above this (bare felt looks alike)."""
-    accept_white: float = 0.97
-    """A proposed neighbour read as a blank 白 likewise: a step into the gap before a tile
-    set apart lands on bare table, which on a pale table reads as 白 (tuning renders 910000
-    + 920000: misread hand tiles 68 -> 45, exact hands 108 -> 109, at 0.90 as any face)."""
+    accept_white: float = 0.90
+    """A proposed neighbour read as a blank 白 is kept above this. A shown hand asks as much
+    as of a back (`HAND_FILL`): a step past a row's end or into the gap before a tile set
+    apart lands on bare table, which on a pale table reads as 白 (tuning renders 910000 +
+    920000: misread hand tiles 68 -> 45, exact hands 108 -> 109). Trays keep 0.90 (any
+    face): at 0.97 the real tray photos lost real 白 (locator recall 0.990 -> 0.983)."""
     pitches: tuple[float, ...] = (1.0, 1.06)
     """Steps tried, in tile widths along the row (touching, and with a thin gap)."""
     far_pitches: tuple[float, ...] = ()
@@ -86,7 +88,7 @@ class FillConfig:
 
 DEFAULT_FILL = FillConfig()
 HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3), plain_below=5.0,
-                       rescue_floor=0.3, firm_confidence=0.8)
+                       rescue_floor=0.3, firm_confidence=0.8, accept_white=0.97)
 """Row completion for a shown hand, called tiles and the gaps between groups included
 (`agari.pipeline`)."""
 
