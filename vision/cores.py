@@ -150,7 +150,7 @@ def find_cores(bgr: np.ndarray, cfg: CoreConfig = CoreConfig(), *,
     if not _zoom_wanted(found, bgr.shape, cfg):
         return found
     enlarged: list[CoreQuad] = []
-    for x0, y0, x1, y1 in _busy_boxes(out, factors, bgr.shape, cfg):
+    for x0, y0, x1, y1 in _busy_boxes(out[0], factors, bgr.shape, cfg):
         crop = bgr[y0:y1, x0:x1]
         long_side = round(max(crop.shape[:2]) * cfg.zoom_long_side / max(bgr.shape[:2]))
         part, part_factors = _run(crop, long_side, cfg.model, cfg.zoom_threads, session)
@@ -172,7 +172,8 @@ def _zoom_wanted(found: list[CoreQuad], shape: tuple[int, ...], cfg: CoreConfig)
 
 def _busy_boxes(out: np.ndarray, factors: tuple[float, float], shape: tuple[int, ...],
                 cfg: CoreConfig) -> list[tuple[int, int, int, int]]:
-    """``[(x0, y0, x1, y1)]``, photo pixels: where the net saw any hint of a tile (core
+    """``[(x0, y0, x1, y1)]``, photo pixels: where the net (``out``: its class probabilities,
+    ``(3, H/2, W/2)`` or more channels) saw any hint of a tile (core
     probability above `CoreConfig.zoom_hint`), each patch of hints widened by
     `CoreConfig.zoom_margin` of the photo's size, patches whose widened boxes overlap
     joined; the whole photo when it saw none. Only these parts are read enlarged: the
@@ -220,19 +221,38 @@ def _joined(boxes: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
 
 
 def _run(bgr: np.ndarray, long_side: int, model: str | None, threads: int,
-         session: object | None) -> tuple[np.ndarray, tuple[float, float]]:
-    """The net's output for the photo scaled to ``long_side``: float32 ``(11, H/2, W/2)``
-    (3 class probabilities, 8 corner offsets), and the input-to-photo factors."""
+         session: object | None) -> tuple[tuple[np.ndarray, np.ndarray], tuple[float, float]]:
+    """The net's output for the photo scaled to ``long_side``: float32 class probabilities
+    ``(3, H/2, W/2)`` and corner offsets ``(8, H/2, W/2)``, and the input-to-photo factors.
+
+    Reads both forms of the net: as trained (one output ``cores``, probabilities and
+    offsets stacked) and as shipped (``logits`` and ``corners``, `bench/cores_rewrite.py`:
+    the softmax over three classes costs numpy a fraction of what onnxruntime takes).
+    """
     x, factors = net_input(bgr, long_side)
     sess = session if session is not None else load_session(model, threads)
-    return sess.run(None, {"image": x})[0][0], factors
+    outs = sess.run(None, {"image": x})
+    if len(outs) == 1:
+        return (outs[0][0, :3], outs[0][0, 3:]), factors
+    logits, corners = outs  # the rewritten graph's outputs, in this order
+    return (_softmax(logits[0]), corners[0]), factors
 
 
-def _decode(out: np.ndarray, factors: tuple[float, float], cfg: CoreConfig) -> list[CoreQuad]:
-    """The net's blobs as quads in the photo's pixels."""
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """Softmax over the first axis of float32 ``(C, H, W)`` logits (a new array)."""
+    e = np.exp(logits - logits.max(axis=0))
+    e /= e.sum(axis=0)
+    return e
+
+
+def _decode(out: tuple[np.ndarray, np.ndarray], factors: tuple[float, float],
+            cfg: CoreConfig) -> list[CoreQuad]:
+    """The net's blobs (``out``: probabilities and offsets, `_run`) as quads in the
+    photo's pixels."""
+    prob, offsets = out
     found: list[CoreQuad] = []
     for cls, face_down in ((1, False), (2, True)):
-        found += _blobs(out[cls], out[3:], cfg, face_down)
+        found += _blobs(prob[cls], offsets, cfg, face_down)
     scale = np.float32(factors)
     return [CoreQuad(c.quad * scale, c.score, c.face_down) for c in found]
 
