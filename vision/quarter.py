@@ -12,7 +12,9 @@ nothing else re-reads (`agari.vision.reread` re-crops the hand's own tiles).
 Here every detection read ``none`` is read once more with its corners named one step
 round, and takes that reading when it is a confident face and the quad does not lie
 over a tile already read (a quad over two tiles' halves reads as a face too often).
-The tile keeps its quad; only the names of its corners change.
+The tile keeps its quad; only the names of its corners change, or, for a tile the
+locator took for one lying sideways, its sideways flag (a box over part of a standing
+tile is often squat enough to be taken for a called tile).
 """
 
 from __future__ import annotations
@@ -80,6 +82,10 @@ def turn_unread(image: np.ndarray, detections: Sequence[TileDetection], classify
         quad = np.asarray(det.quad, np.float64)
         if any(quad_overlap(quad, f) > config.max_overlap for f in faces):
             continue
+        if out[i].sideways:
+            # A sideways crop of the corners named round is the upright crop of the corners
+            # as named, half turned (which reads the same): the tile stands upright.
+            det = replace(det, quad=out[i].quad, sideways=False)
         out[i] = det
     return out
 

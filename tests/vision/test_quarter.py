@@ -86,3 +86,13 @@ def test_a_box_over_a_tile_already_read_stays_none():
 def test_thresholds_are_checked():
     with pytest.raises(InvalidInput):
         QuarterConfig(accept_confidence=1.5)
+
+
+def test_a_tile_taken_for_a_sideways_one_that_reads_turned_stands_upright():
+    eight = Tile.parse("8s")
+    turned_first = named_round(_det(SQUARE)).quad[0]
+    sure = _reads(lambda q: (eight, 0.9) if q[0] == turned_first else (None, 0.9))
+    lying = replace(_none(SQUARE), sideways=True)
+    (got,) = turn_unread(IMAGE, [lying], sure)
+    # Its sideways crop named round is its upright crop half turned: same face, upright.
+    assert got.label == eight and not got.sideways and got.quad == lying.quad
