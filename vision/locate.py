@@ -30,7 +30,8 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
    given a judge and `LocateConfig.lone_tile`, where the judge is all but sure of it).
    Given a judge (`agari photo` passes the classifier), a classical proposal
    that straddles two sure net quads, or fits the one it covers badly, is
-   replaced by them when the judge doubts it holds a tile and rates them higher.
+   replaced by them when the judge doubts it holds a tile and rates them higher; so is
+   one that holds a net quad's face with more round it (`LocateConfig.holds`).
 7. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
    direction and the sideways flag, sorted in reading order, and mapped back
    to the original image's pixels.
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -48,6 +49,7 @@ from agari.engine.errors import ImageError
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
 from agari.vision.crops import as_bgr
 from agari.vision.detection import TileDetection
+from agari.vision.holds import HoldConfig, held
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.quads import quad_iou, quad_overlap
@@ -88,12 +90,16 @@ class LocateConfig:
     (`CoreConfig.company` keeps those out: a blob on a sleeve or bottle is no tile) is
     added all the same where the judge rates it a tile at least this surely and nothing
     else covers it. A dora indicator lies alone beside the hand. None never."""
+    holds: HoldConfig | None = None
+    """With the core net and a judge: a classical proposal that holds a net quad's face with
+    more round it (a lying tile's front side, half a neighbour) is judged against it too
+    (`agari.vision.holds`); None never."""
     rows: RowConfig = field(default_factory=RowConfig)
 
 
 DEFAULT_CONFIG = LocateConfig()
 HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig(),
-                           rows=SLANTED_ROWS, lone_tile=0.99)
+                           rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
 classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are one row
@@ -101,7 +107,9 @@ classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are
 added (`LocateConfig.lone_tile`: on the 200 tuning renders, 37 of them with a lone quad
 rated 0.98 or more, exact scores there 13 -> 18, hand tiles missed 66 -> 44, no exact
 hand lost; of the lone quads rated 0.99 or more 22 framed hand or indicator tiles, 7 other
-tiles and 4 no tile, while below 0.98 most framed none). `agari detect` and bulk labelling keep
+tiles and 4 no tile, while below 0.98 most framed none); a classical box holding a net
+quad's face with its front side gives way to it where the classifier doubts the box
+(`agari.vision.holds`). `agari detect` and bulk labelling keep
 `DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles; the webcam keeps it
 for speed."""
 
@@ -130,6 +138,7 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
                    config: LocateConfig,
                    contest: Callable[[list[Dispute]], list[Proposal]] | None = None,
                    vouch: Callable[[list[Proposal]], list[bool]] | None = None,
+                   hold: Callable[[list[Dispute]], list[Proposal]] | None = None,
                    ) -> tuple[list[Proposal], list[Proposal]]:
     """The classical proposals kept, and the core net's tiles (working pixels) to add:
     those no kept proposal covers.
@@ -138,6 +147,8 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
     sure core quads disagree with (`CoreConfig.contest`); the losers are not kept, so
     their rivals take their place. ``vouch(proposals) -> keep each``, when given, decides
     on the face-up core quads without company that nothing covers (`LocateConfig.lone_tile`).
+    ``hold(disputes) -> losers`` settles the proposals that hold a net quad with more round
+    it (`LocateConfig.holds`).
     """
     assert config.cores is not None
     cfg = config.cores
@@ -158,6 +169,9 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
                 disputes.append((p, rivals))
         lost = {id(p) for p in contest(disputes)}
         kept = [p for p in existing if id(p) not in lost]
+    if hold is not None and config.holds is not None:
+        lost = {id(p) for p in hold(held(kept, found, [c.score for c in cores], config.holds))}
+        kept = [p for p in kept if id(p) not in lost]
     added = uncovered(found, [p.quad for p in kept], cfg.overlap)
     if vouch is not None:
         added += _vouched(every, cores, kept + added, scale, config, vouch)
@@ -256,7 +270,10 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         contest = None if judge is None else _contest(bgr, scale, judge, config.cores)
         vouch = None if judge is None or config.lone_tile is None \
             else _vouch(bgr, scale, judge, config.lone_tile)
-        proposals, added = core_proposals(cores, proposals, scale, config, contest, vouch)
+        hold = None if judge is None or config.holds is None else _contest(
+            bgr, scale, judge, replace(config.cores, doubt=config.holds.doubt,
+                                       margin=config.holds.margin))
+        proposals, added = core_proposals(cores, proposals, scale, config, contest, vouch, hold)
         proposals += added
     return arrange(proposals, scale=scale, cfg=config.rows)
 
