@@ -308,16 +308,35 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         dets = reframe(image, dets, classify, config=config.reframe)
     if config.fill is not None:
         dets = fill_rows(image, dets, classify, config=config.fill)
+    unturned = dets
     if config.quarter is not None:
         dets = turn_unread(image, dets, classify, config=config.quarter)
+    read = partial(_reread_and_read, image, classify=classify, situation=situation, name=name,
+                   flip=flip, config=config)
+    result, t2 = read(dets)
+    stages = (("locate", (t1 - t0) * 1e3), ("classify", (t2 - t1) * 1e3), *result.timings)
+    if result.reading is None and isinstance(result.error, InvalidHand) and dets != unturned:
+        # The quarter turns are guesses (a box over half a tile reads as a face turned too):
+        # where they leave no possible hand, the photo is read without them.
+        t3 = time.perf_counter()
+        without, _ = read(unturned)
+        stages += (("read without quarter turns", (time.perf_counter() - t3) * 1e3),)
+        if without.reading is not None:
+            result = without
+    notes = (COLOURLESS_NOTE, *result.notes) if grey else result.notes
+    return replace(result, timings=stages, notes=notes)
+
+
+def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, situation,
+                     name: str, flip: bool | None, config: PipelineConfig
+                     ) -> tuple[PhotoResult, float]:
+    """The hand's tiles re-read as they lie (if configured), then stages 3-4; with the
+    `time.perf_counter` at which the re-reading ended."""
     if config.reread:
         dets = reread_in_hand_frame(image, dets, classify, layout=config.layout)
-    t2 = time.perf_counter()
-    result = read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
-                             config=config)
-    stages = (("locate", (t1 - t0) * 1e3), ("classify", (t2 - t1) * 1e3))
-    notes = (COLOURLESS_NOTE, *result.notes) if grey else result.notes
-    return replace(result, timings=stages + result.timings, notes=notes)
+    t = time.perf_counter()
+    return read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
+                           config=config), t
 
 
 COLOURLESS_NOTE = ("the photo has no colour: a red five cannot be told from a plain one; check "

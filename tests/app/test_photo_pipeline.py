@@ -71,7 +71,11 @@ def test_a_halved_table_photo_is_enlarged_before_locating(real_dev: Path) -> Non
     name = "table-from-seat.jpg"
     image = cv2.resize(load_image(folder / name), None, fx=0.5, fy=0.5,
                        interpolation=cv2.INTER_AREA)
-    assert _hand_tiles_read(image, labels, name) >= 10  # of 13
+    enlarged = _hand_tiles_read(image, labels, name)
+    assert enlarged >= 10  # of 13
     kept = DEFAULT_PIPELINE.locate
     kept = replace(kept, scale=replace(kept.scale, max_upscale=1.0))
-    assert _hand_tiles_read(image, labels, name, locator=partial(locate, config=kept)) <= 3
+    # At its own size far fewer (6 of 13 when written: the later stages rescue some tiles
+    # of a row whose seams are lost; 3 or fewer before them).
+    assert _hand_tiles_read(image, labels, name, locator=partial(locate, config=kept)) \
+        <= enlarged - 4
