@@ -19,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from agari.engine.errors import AgariError, ImageError, InvalidHand, NotAgari, NoTiles
-from agari.engine.hand import Hand
+from agari.engine.errors import AgariError, ImageError, InvalidHand, NoTiles
 from agari.engine.result import ScoreResult
-from agari.engine.scoring import score
-from agari.engine.tiles import TILES, Tile
+from agari.engine.tiles import Tile
+from agari.hand_score import WinOption, error_json, score_layout
 from agari.vision.detection import TileDetection
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
@@ -31,7 +30,7 @@ from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
 from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
-from agari.vision.reading_checks import Situation, changed, context_for
+from agari.vision.reading_checks import Situation, changed
 from agari.vision.reading_copies import cap_copies
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
@@ -76,18 +75,6 @@ class PipelineConfig:
 DEFAULT_PIPELINE = PipelineConfig()
 
 
-@dataclass(frozen=True, slots=True)
-class WinOption:
-    """The hand won on one tile: a candidate winning tile, or one wait of a 13-tile hand."""
-
-    tile: Tile
-    result: ScoreResult | None = None
-    error: AgariError | None = None
-
-    def to_json(self) -> dict:
-        return {"tile": str(self.tile),
-                "score": self.result.to_json() if self.result is not None else None,
-                "error": _error_json(self.error)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +139,7 @@ class PhotoResult:
             "layout": self.layout.to_json() if self.layout is not None else None,
             "hand": self.hand,
             "score": self.score.to_json() if self.score is not None else None,
-            "error": _error_json(self.error),
+            "error": error_json(self.error),
             "win_candidates": [o.to_json() for o in self.win_options],
             "waits": [o.to_json() for o in self.waits],
             "reading": _reading_json(self.reading, self.alternative_scores)
@@ -181,7 +168,7 @@ def _reading_json(reading: Reading, scores: Sequence[ScoreResult | AgariError | 
         alts.append({"hand": alt.layout.hand_text, "layout": alt.layout.to_json(),
                      "relative_probability": round(reading.relative(alt), 4),
                      "score": got.to_json() if isinstance(got, ScoreResult) else None,
-                     "error": _error_json(got) if isinstance(got, AgariError) else None})
+                     "error": error_json(got) if isinstance(got, AgariError) else None})
     return {
         "level": reading.level, "confidence": round(reading.confidence, 4),
         "doubts": [d.to_json() for d in reading.doubts],
@@ -191,11 +178,6 @@ def _reading_json(reading: Reading, scores: Sequence[ScoreResult | AgariError | 
     }
 
 
-def _error_json(err: AgariError | None) -> dict | None:
-    if err is None:
-        return None
-    return {"code": err.code, "message": err.message,
-            **{k: v for k, v in err.details.items() if isinstance(v, (str, int, list))}}
 
 
 # -- inputs ----------------------------------------------------------------------
@@ -377,8 +359,8 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
                        timings=(("layout", (time.perf_counter() - t0) * 1e3),))
     reading = repaired.reading
     t1 = time.perf_counter()
-    scored = _score(reading.layout, situation)
-    rivals = tuple(_score(alt.layout, situation) for alt in reading.alternatives)
+    scored = score_layout(reading.layout, situation)
+    rivals = tuple(score_layout(alt.layout, situation) for alt in reading.alternatives)
     t2 = time.perf_counter()
     best = reading.best
     return replace(
@@ -411,60 +393,3 @@ def _implied_riichi(plan: LayoutPlan, situation: Situation) -> tuple[Situation, 
         note = "ura indicators are shown: scored as riichi (give --ura '' to ignore them)"
         return replace(situation, ctx=changed(ctx, riichi=True)), (note,)
     return situation, ("ura indicators shown beside an open hand are ignored",)
-
-
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    score: ScoreResult | None = None
-    error: AgariError | None = None
-    win_options: tuple[WinOption, ...] = ()
-    waits: tuple[WinOption, ...] = ()
-    notes: tuple[str, ...] = ()
-
-
-def _score(layout: HandLayout, situation: Situation) -> _Scored:
-    """Score the read hand: on its winning tile, on each candidate, or each wait."""
-    try:
-        hand = layout.hand()
-    except InvalidHand as err:
-        return _Scored(error=err)
-    win = layout.win if layout.win is not None else situation.win
-    if win is not None:
-        return _one(hand, win, layout, situation)
-    if hand.size == 13:
-        return _waits(hand, layout, situation)
-    options = tuple(_option(hand, t, layout, situation)
-                    for t in dict.fromkeys(TILES[t.kind] for t in layout.concealed))
-    scored = [o for o in options if o.result is not None]
-    if not scored:
-        return _Scored(error=options[0].error if options else InvalidHand("no concealed tile"),
-                       win_options=options)
-    best = max(scored, key=lambda o: (o.result.points, o.result.han, o.result.fu))
-    note = ("the photo does not show which tile won: scored the best of "
-            f"{len(scored)} candidate(s); give --win to choose")
-    return _Scored(score=best.result, win_options=options, notes=(note,))
-
-
-def _one(hand: Hand, win: Tile, layout: HandLayout, situation: Situation) -> _Scored:
-    option = _option(hand, win, layout, situation)
-    return _Scored(score=option.result, error=option.error)
-
-
-def _option(hand: Hand, win: Tile, layout: HandLayout, situation: Situation) -> WinOption:
-    try:
-        ctx = context_for(win, layout.dora, layout.ura, situation)
-        return WinOption(win, score(hand, ctx, situation.rules))
-    except AgariError as err:
-        return WinOption(win, error=err)
-
-
-def _waits(hand: Hand, layout: HandLayout, situation: Situation) -> _Scored:
-    from agari.engine.waits import score_each_wait
-
-    ctx = context_for(None, layout.dora, layout.ura, situation)
-    each = score_each_wait(hand, ctx, situation.rules)
-    if not each:
-        return _Scored(error=NotAgari(f"{layout.hand_text}: 13 tiles, not tenpai"))
-    waits = tuple(WinOption(t, r if isinstance(r, ScoreResult) else None,
-                            r if isinstance(r, AgariError) else None) for t, r in each.items())
-    return _Scored(waits=waits, notes=("13 tiles: a waiting hand; each wait is scored",))
