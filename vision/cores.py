@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import cv2
 import numpy as np
-from agari.vision.quads import quad_overlap
+from agari.vision.quads import bounds_meeting, quad_bounds, quad_overlap
 from agari.vision.runtime import open_session
 
 T = TypeVar("T")
@@ -299,12 +299,10 @@ def uncovered(items: list[T], quads: list[np.ndarray], overlap: float) -> list[T
     ``overlap`` (of the smaller quad)."""
     if not quads:
         return list(items)
-    boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads], np.float32)
+    boxes = quad_bounds(quads)
     kept = []
     for c in items:
-        lo, hi = c.quad.min(axis=0), c.quad.max(axis=0)
-        near = np.nonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0])
-                          & (boxes[:, 1] < hi[1]) & (boxes[:, 3] > lo[1]))[0]
+        near = bounds_meeting(boxes, c.quad)
         if all(quad_overlap(c.quad, quads[j]) <= overlap for j in near):
             kept.append(c)
     return kept

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from agari.vision.proposals import Proposal
-from agari.vision.quads import quad_area, quad_overlap
+from agari.vision.quads import bounds_meeting, quad_area, quad_bounds, quad_overlap
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +60,13 @@ def held(proposals: list[Proposal], found: list[Proposal], scores: list[float],
              if not f.face_down and s >= cfg.min_core]
     if not cores or not proposals:
         return []
-    boxes = np.array([[*c.quad.min(axis=0), *c.quad.max(axis=0)] for c in cores], np.float32)
+    boxes = quad_bounds([c.quad for c in cores])
     areas = [quad_area(c.quad) for c in cores]
     disputes = []
     for p in proposals:
         if p.face_down:
             continue
-        lo, hi = p.quad.min(axis=0), p.quad.max(axis=0)
-        near = np.nonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0])
-                          & (boxes[:, 1] < hi[1]) & (boxes[:, 3] > lo[1]))[0]
+        near = bounds_meeting(boxes, p.quad)
         area = quad_area(p.quad)
         inner = [cores[j] for j in near if area >= cfg.min_ratio * areas[j]
                  and quad_overlap(cores[j].quad, p.quad) >= cfg.inside]

@@ -162,6 +162,20 @@ def match_quads(truth: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
     return out
 
 
+def quad_bounds(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """Each quad's bounding box ``(x0, y0, x1, y1)``: ``float32 (N, 4)``."""
+    return np.array([[*np.min(q, axis=0), *np.max(q, axis=0)] for q in quads],
+                    np.float32).reshape(-1, 4)
+
+
+def bounds_meeting(bounds: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Indices of the ``bounds`` (`quad_bounds`) that overlap ``quad``'s bounding box: the
+    only quads it can overlap, found before the costlier exact test."""
+    lo, hi = np.min(quad, axis=0), np.max(quad, axis=0)
+    return np.nonzero((bounds[:, 0] < hi[0]) & (bounds[:, 2] > lo[0])
+                      & (bounds[:, 1] < hi[1]) & (bounds[:, 3] > lo[1]))[0]
+
+
 def _bounds_touch(a: np.ndarray, b: np.ndarray) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     return bool((a[:, 0].min() < b[:, 0].max()) and (b[:, 0].min() < a[:, 0].max())

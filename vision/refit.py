@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from agari.vision.cores import CoreQuad
 from agari.vision.proposals import Proposal
-from agari.vision.quads import quad_area, quad_overlap
+from agari.vision.quads import bounds_meeting, quad_area, quad_bounds, quad_overlap
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +74,10 @@ def refit(proposals: list[Proposal], cores: list[CoreQuad], scale: float,
 def _parts(proposals: list[Proposal], sure: list[np.ndarray], cfg: RefitConfig
            ) -> dict[int, int]:
     """Proposal index -> index of the core quad (working pixels) it is a part of."""
-    boxes = np.array([[*p.quad.min(axis=0), *p.quad.max(axis=0)] for p in proposals],
-                     np.float32)
+    boxes = quad_bounds([p.quad for p in proposals])
     taken: dict[int, int] = {}
     for k, core in enumerate(sure):
-        lo, hi = core.min(axis=0), core.max(axis=0)
-        near = np.nonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0])
-                          & (boxes[:, 1] < hi[1]) & (boxes[:, 3] > lo[1]))[0]
+        near = bounds_meeting(boxes, core)
         area = quad_area(core)
         parts = [int(i) for i in near if not proposals[i].face_down
                  and quad_area(proposals[i].quad) <= cfg.part_area * area

@@ -68,8 +68,9 @@ beside a tile seen square, flagged sideways: on the 200 tuning renders (seeds 91
 920000) 443 of the hand tiles located were framed so (the classifier reads them as no
 tile or another one), 139 with these rows. Read by `agari photo` then: hand tiles missed
 265 -> 255, given the wrong role 375 -> 362, misread 69 -> 38, exact hands 108 either way,
-exact scores 65 -> 66; the real photos' variants 326 -> 328 tiles of 390. Only for hand photos: a tray seen from above may hold sideways tiles side
-by side, which these rows would take for upright ones."""
+exact scores 65 -> 66; the real photos' variants 326 -> 328 tiles of 390. Only for hand
+photos: a tray seen from above may hold sideways tiles side by side, which these rows
+would take for upright ones."""
 
 
 def _tile(quad: np.ndarray) -> _Tile:
