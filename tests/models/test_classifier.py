@@ -50,6 +50,19 @@ def test_predict_resizes_any_size_and_turns_landscape(toy):
     assert preds.best[0] == "6s" and len(preds) == 2
 
 
+@pytest.mark.parametrize("order", ["RGB", "BGR"])
+def test_prepare_normalises_each_channel_as_the_formula(order):
+    spec = ModelSpec(class_names=CLASS_NAMES, input_size=(16, 12), mean=(0.5, 0.4, 0.3),
+                     std=(0.25, 0.2, 0.3), channel_order=order)
+    crops = np.random.default_rng(0).integers(0, 256, (5, 16, 12, 3), dtype=np.uint8)
+    x = TileClassifier(None, spec).prepare(crops)
+    rgb = crops[..., ::-1] if order == "RGB" else crops
+    want = (rgb.astype(np.float32) * np.float32(1 / 255) - np.float32(spec.mean)) \
+        / np.float32(spec.std)
+    assert x.shape == (5, 3, 16, 12) and x.dtype == np.float32 and x.flags.c_contiguous
+    assert np.array_equal(x, want.transpose(0, 3, 1, 2))
+
+
 def test_predict_empty_batch(toy):
     preds = toy.predict(np.zeros((0, *TOY_SIZE, 3), np.uint8))
     assert preds.probs.shape == (0, len(CLASS_NAMES)) and preds.top_k() == []
