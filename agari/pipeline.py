@@ -314,11 +314,20 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
                      ) -> tuple[PhotoResult, float]:
     """The hand's tiles re-read as they lie (if configured), then stages 3-4; with the
     `time.perf_counter` at which the re-reading ended."""
+    plans = None
     if config.reread:
-        dets = reread_in_hand_frame(image, dets, classify, layout=config.layout)
+        try:
+            first = analyse_layout(dets, config=config.layout)
+        except NoTiles:
+            first = None  # nothing to re-read; stages 3-4 say so
+        again = dets if first is None else reread_in_hand_frame(
+            image, dets, classify, layout=config.layout, plans=first)
+        if flip is None and all(a is b for a, b in zip(again, dets, strict=True)):
+            plans = first  # no tile read again: the first layout is the layout (~4 ms saved)
+        dets = again
     t = time.perf_counter()
     return read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
-                           config=config), t
+                           config=config, plans=plans), t
 
 
 COLOURLESS_NOTE = ("the photo has no colour: a red five cannot be told from a plain one; check "
@@ -335,15 +344,20 @@ def is_colourless(image: np.ndarray) -> bool:
 
 def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name: str = "",
                     size: tuple[int, int] = (0, 0), flip: bool | None = None,
-                    config: PipelineConfig = DEFAULT_PIPELINE) -> PhotoResult:
+                    config: PipelineConfig = DEFAULT_PIPELINE,
+                    plans: Sequence[LayoutPlan] | None = None) -> PhotoResult:
     """Stages 3-4 on classified detections: layout, constrained reading, score.
+
+    ``plans``: `analyse_layout` of exactly ``dets`` with ``flip`` and ``config.layout``,
+    when the caller has it (used unless excess copies are turned into backs first).
 
     Raises:
         NoTiles: no face-up tile among the detections.
     """
     t0 = time.perf_counter()
     dets, turned = cap_copies(dets)
-    plans = analyse_layout(dets, config=config.layout, flip=flip)
+    if plans is None or turned:
+        plans = analyse_layout(dets, config=config.layout, flip=flip)
     situation, notes = _implied_riichi(plans[0], situation)
     if turned:
         notes = (f"{turned} tiles read as a face seen more than four times were taken as "

@@ -28,17 +28,19 @@ Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 
 
 def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], classify: Classify,
-                         *, layout: LayoutConfig = DEFAULT_LAYOUT) -> list[TileDetection]:
+                         *, layout: LayoutConfig = DEFAULT_LAYOUT,
+                         plans: Sequence[LayoutPlan] | None = None) -> list[TileDetection]:
     """``dets`` with each hand tile read again as it lies, where that reads it more surely.
 
     A tile is read again when the first layout's plan cuts it differently from the
     locator: its corners named a quarter turn round, or its sideways flag changed.
     The new reading replaces the old one (quad and flag with it) when its likeliest
-    tile (any class but ``none``) is likelier than the old reading's.
+    tile (any class but ``none``) is likelier than the old reading's. ``plans``: the
+    first layout (`analyse_layout` of ``dets`` with ``layout``), when the caller has it.
     """
     dets = list(dets)
     try:
-        plan = analyse_layout(dets, config=layout)[0]
+        plan = (plans if plans is not None else analyse_layout(dets, config=layout))[0]
     except NoTiles:
         return dets
     framed = aligned(dets, plan.frame)
