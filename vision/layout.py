@@ -52,7 +52,7 @@ from agari.vision.layout_geometry import (
     stacked_onto,
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
-from agari.vision.layout_inline import InlineConfig, in_line
+from agari.vision.layout_inline import InlineConfig, in_line, straddling
 from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, lying_doubt, row_pose
 from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_tokens import (
@@ -209,6 +209,8 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         NoTiles: no face-up tile to read.
     """
     idx = [i for i, d in enumerate(dets) if is_tile(d)]
+    across = straddling(dets, idx)
+    idx = [i for i in idx if i not in across]
     if not any(not is_face_down(dets[i]) for i in idx):
         raise NoTiles("no face-up tile found in the image")
     tiles = [dets[i] for i in idx]
@@ -232,7 +234,7 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
                                        config.geometry)
     rest = [i for i in idx if i not in set(hand_row)]
-    not_tiles = [i for i, d in enumerate(dets) if not is_tile(d)]
+    not_tiles = [i for i, d in enumerate(dets) if not is_tile(d) or i in across]
     if unread:
         # Quads called none where a tile of the row belongs, taken as tiles of it.
         named = [i for i in not_tiles if face_mass(dets[i]) > 0]  # names for the reading

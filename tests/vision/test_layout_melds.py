@@ -285,3 +285,16 @@ def test_the_order_of_a_chi_picks_the_name_of_its_unread_end() -> None:
     names, tiles = chi_with_unread_end("435m", [("9p", 0.3), ("7z", 0.01)])
     assert names.index("5m") < names.index("2m")
     assert tiles == ["4m", "3m", "5m"]
+
+
+def test_a_none_box_across_two_tiles_pushes_neither_out_of_the_hand() -> None:
+    laid = lay_out("123m456p789s11z", "1z")
+    a, b = laid.dets[1].quad, laid.dets[2].quad
+    # The locator boxed the 2m and 3m as one tile lying sideways; the classifier half
+    # agrees (a tile's name keeps it in the geometry: `is_tile`).
+    across = with_alternatives(TileDetection(quad=(a[0], b[1], b[2], a[3]), sideways=True),
+                               [("none", 0.55), ("9p", 0.25), ("0p", 0.2)])
+    dets = [*laid.dets, across]
+    reading = read_with_repairs(dets, SITUATION).reading
+    assert reading.layout.hand_text == "123m456p789s11z1z"
+    assert len(dets) - 1 not in reading.best.plan.role_of()
