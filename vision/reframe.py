@@ -137,7 +137,7 @@ def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classif
     score = {i: face_probability(d) for i, d in start.items()}
     trimmed = dict.fromkeys(start, False)
     whole = {i: np.asarray(d.quad, np.float64) for i, d in start.items()}
-    active = list(start)
+    active = [i for i in start if _can_rise(score[i], config)]
     for _ in range(config.rounds):
         trials, owners = [], []
         for i in active:
@@ -163,8 +163,15 @@ def _climb(image: np.ndarray, start: dict[int, TileDetection], classify: Classif
             elif not trim:
                 whole[i] = whole[i] + (np.mean(best[i].quad, axis=0)
                                        - np.mean(before.quad, axis=0))
-        active = [i for i in moved if not best[i].sideways]
+        active = [i for i in moved if not best[i].sideways and _can_rise(score[i], config)]
     return best, trimmed, whole
+
+
+def _can_rise(p: float, cfg: ReframeConfig) -> bool:
+    """Whether a variant could be moved to from face probability ``p``: it must read more
+    than `ReframeConfig.climb` higher, and no probability exceeds 1 (a step read at 0.95
+    or more stays; its variants, about nine crops, are not read)."""
+    return p + cfg.climb < 1.0
 
 
 def _crowded(det: TileDetection, faces: list[np.ndarray], cfg: ReframeConfig) -> bool:
