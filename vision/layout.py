@@ -327,9 +327,7 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     for variant, guessed in tried:
         flat = "".join(variant)
         cuts = [(cut, 0) for cut in segment_row(variant)]
-        # Only a row that reads as seen also gets melds across a gap.
-        if cuts:
-            cuts += [(cut, 1) for cut in bridged_cuts(variant)]
+        cuts += [(cut, 1) for cut in bridged_cuts(variant)]
         mine = [(_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
                  lying_doubt(cut, pose, guessed)) for cut, bridged in cuts]
         mine += [(waiting, *rest) for (plan, *rest) in mine

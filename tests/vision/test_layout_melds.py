@@ -4,6 +4,7 @@ called none, a lone tile near the hand that is no winning tile."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -298,3 +299,15 @@ def test_a_none_box_across_two_tiles_pushes_neither_out_of_the_hand() -> None:
     reading = read_with_repairs(dets, SITUATION).reading
     assert reading.layout.hand_text == "123m456p789s11z1z"
     assert len(dets) - 1 not in reading.best.plan.role_of()
+
+
+@pytest.mark.parametrize("shift", [0.2, 0.4])
+def test_a_meld_split_by_a_gap_is_read_whole_when_the_row_reads_no_other_way(shift) -> None:
+    # 13 tiles, no winning tile apart: the pon's last tile sits a little off (its quad
+    # framed some table), leaving `PS` and `P`, neither of them a meld.
+    laid = lay_out("123m456p789s1z", None, (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    dets[-1] = replace(dets[-1], quad=tuple((x + shift * W, y) for x, y in dets[-1].quad))
+    plan = analyse_layout(dets)[0]
+    assert [m.sideways_index for m in plan.melds] == [1]
+    assert read_with_repairs(dets, SITUATION).reading.layout.hand_text == "123m456p789s1z 777z"
