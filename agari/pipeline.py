@@ -236,11 +236,12 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
                      fixed_ura)
 
 
-def default_locator(config: LocateConfig = HAND_LOCATE, judge=None):
+def default_locator(config: LocateConfig = HAND_LOCATE, judge=None, reader=None):
     """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`
     (``judge``: the classifier's `tile_likeness`, which settles where the core net and
-    the classical steps disagree)."""
-    return partial(locate, config=config, judge=judge)
+    the classical steps disagree; ``reader``: its `classify_detections`, which reads the
+    net's left-out quads against boxes read unsurely, `agari.vision.spares`)."""
+    return partial(locate, config=config, judge=judge, reader=reader)
 
 
 @lru_cache(maxsize=1)
@@ -278,7 +279,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     clf = classifier if classifier is not None else default_classifier()
     # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
     locate = locator if locator is not None else default_locator(
-        config.locate, getattr(clf, "tile_likeness", None))
+        config.locate, getattr(clf, "tile_likeness", None),
+        partial(clf.classify_detections, top_k=config.top_k))
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()

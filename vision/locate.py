@@ -48,7 +48,7 @@ import numpy as np
 from agari.engine.errors import ImageError
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
 from agari.vision.crops import as_bgr
-from agari.vision.detection import TileDetection
+from agari.vision.detection import Classify, TileDetection
 from agari.vision.holds import HoldConfig, held
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
@@ -57,6 +57,7 @@ from agari.vision.refit import RefitConfig, refit
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import SLANTED_ROWS, RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
+from agari.vision.spares import SpareConfig, settle_spares
 from agari.vision.standing import StandingConfig, standing_proposals
 
 
@@ -95,11 +96,16 @@ class LocateConfig:
     more round it (a lying tile's front side, half a neighbour) is judged against it too
     (`agari.vision.holds`); None never."""
     rows: RowConfig = field(default_factory=RowConfig)
+    spares: SpareConfig | None = None
+    """With the core net and a reader (the classifier): a located tile it reads unsurely
+    gives way to the net's quads over it that were left out, where it reads those as faces
+    surely (`agari.vision.spares`); None never."""
 
 
 DEFAULT_CONFIG = LocateConfig()
 HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig(),
-                           rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig())
+                           rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig(),
+                           spares=SpareConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
 classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are one row
@@ -109,7 +115,9 @@ rated 0.98 or more, exact scores there 13 -> 18, hand tiles missed 66 -> 44, no 
 hand lost; of the lone quads rated 0.99 or more 22 framed hand or indicator tiles, 7 other
 tiles and 4 no tile, while below 0.98 most framed none); a classical box holding a net
 quad's face with its front side gives way to it where the classifier doubts the box
-(`agari.vision.holds`). `agari detect` and bulk labelling keep
+(`agari.vision.holds`); given a reader, a located box read unsurely gives way to the
+net's quads over it that were left out (`agari.vision.spares`). `agari detect` and bulk
+labelling keep
 `DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles; the webcam keeps it
 for speed."""
 
@@ -227,7 +235,8 @@ def _vouch(bgr: np.ndarray, scale: float, judge: Judge, threshold: float
 
 
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
-           judge: Judge | None = None) -> list[TileDetection]:
+           judge: Judge | None = None, reader: Classify | None = None
+           ) -> list[TileDetection]:
     """Find the tiles in a photo.
 
     Args:
@@ -235,6 +244,9 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         config: tuning; see `LocateConfig`.
         judge: rates quads as tiles (the classifier: `TileClassifier.tile_likeness`); with
             the core net on, it settles where net and classical proposals disagree.
+        reader: labels a batch of detections (the classifier); with the core net on and
+            `LocateConfig.spares` set, it settles where a located tile reads badly and net
+            quads left out lie over it.
 
     Returns:
         One `TileDetection` per tile found (unlabelled: ``label`` None), quads in
@@ -275,7 +287,10 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
                                        margin=config.holds.margin))
         proposals, added = core_proposals(cores, proposals, scale, config, contest, vouch, hold)
         proposals += added
-    return arrange(proposals, scale=scale, cfg=config.rows)
+    dets = arrange(proposals, scale=scale, cfg=config.rows)
+    if net is not None and reader is not None and config.spares is not None:
+        dets = settle_spares(bgr, dets, cores, reader, config=config.spares)
+    return dets
 
 
 __all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "Judge", "LocateConfig", "Proposal", "locate",
