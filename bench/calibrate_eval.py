@@ -237,11 +237,12 @@ def score(results: list[SetResult], config: AdjustConfig | None = None,
 
 TUNE_GRID = {
     "alpha": (0.5, 1.0),
-    "beta": (16.0, 32.0),
+    "beta": (32.0, 40.0),
     "shape_weight": (0.3, 0.4),
     "confusion_smoothing": (0.1, 0.3),
     "colour_weight": (0.0, 3.0),
     "trust_reliable": (True, False),
+    "ink_weight": (0.0, 5.0),
 }
 NONE_SLACK = 0.02
 """Tuning ranks configs by readable-tile error among those that keep ``none`` recall on

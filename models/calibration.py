@@ -12,7 +12,8 @@ which red fives the set has.
 `TilesetProfile.adjust` combines the model's output with that evidence as a
 product of experts, per crop and class ``c``::
 
-    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * g * s(c) [− colour(c)] [+ log absent_prior]
+    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * g * s(c) [− colour(c)]
+                [+ ink_weight * ink(c)] [+ log absent_prior]
 
 then normalised. ``M`` is how the model reads *this* set: ``M[c, c']`` is its
 mean probability of ``c'`` over the views of ``c`` (smoothed towards the
@@ -34,7 +35,10 @@ the set does not have are damped by ``absent_prior``. When the crops' middle
 colours are given, a class whose views are all further than
 ``colour_tolerance`` (CIE Lab units) from the crop's loses ``colour_weight``
 per tolerance beyond it (a patch of green felt is not this set's blue back,
-nor its ivory 白, however flat all three are).
+nor its ivory 白, however flat all three are). When the crops' ink colour
+histograms are given, ``ink(c)`` is how alike the crop's ink colours are to
+the nearest view of ``c`` (a purple 5s is not this set's red 0s, brown
+numerals are not red 萬), weighed by ``ink_weight``.
 
 Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
 `TileClassifier` whose ``predict`` applies a profile) lives in
@@ -55,6 +59,7 @@ from agari.models.calibration_evidence import (
     colour_penalty,
     confusion,
     confusion_log_likelihood,
+    ink_similarity,
     keep_mass,
     reliability,
     tile_mean,
@@ -80,6 +85,9 @@ class TilesetProfile:
             it reads this set).
         labels: int32 ``(N,)`` index into ``class_names`` of each sample.
         tile_ids: int32 ``(N,)`` which physical tile (one per kind per photo) a view is of.
+        inks: float32 ``(N, K)`` the views' ink colour histograms
+            (`agari.models.calibration_features.ink_colours`); ``K`` is 0 in profiles
+            made before they were kept (None gives that), and the ink evidence is then off.
         reds: red fives this set has (as laid out).
         back_colour: median BGR of the face-down tile(s), or None.
         face_colour: median BGR of the bare face, or None.
@@ -96,6 +104,7 @@ class TilesetProfile:
     view_probs: np.ndarray
     labels: np.ndarray
     tile_ids: np.ndarray
+    inks: np.ndarray | None = None
     reds: tuple[str, ...] = RED_FIVE_NAMES
     back_colour: tuple[float, float, float] | None = None
     face_colour: tuple[float, float, float] | None = None
@@ -104,15 +113,17 @@ class TilesetProfile:
 
     def __post_init__(self) -> None:
         n = len(self.labels)
+        if self.inks is None:
+            object.__setattr__(self, "inks", np.zeros((n, 0), np.float32))
         if self.samples.ndim != 2 or self.shapes.ndim != 2 or len(self.samples) != n \
                 or len(self.shapes) != n or self.colours.shape != (n, 3) \
                 or self.view_probs.shape != (n, len(self.class_names)) \
-                or len(self.tile_ids) != n:
+                or len(self.tile_ids) != n or self.inks.ndim != 2 or len(self.inks) != n:
             raise ModelError(f"profile {self.name!r}: expected samples (N, D), shapes (N, F), "
-                             f"colours (N, 3), view_probs (N, C), labels (N,) and tile_ids (N,), "
-                             f"got {self.samples.shape}, {self.shapes.shape}, "
+                             f"colours (N, 3), view_probs (N, C), labels (N,), tile_ids (N,) "
+                             f"and inks (N, K), got {self.samples.shape}, {self.shapes.shape}, "
                              f"{self.colours.shape}, {self.view_probs.shape}, "
-                             f"{self.labels.shape}, {self.tile_ids.shape}")
+                             f"{self.labels.shape}, {self.tile_ids.shape}, {self.inks.shape}")
         if n and (self.labels.min() < 0 or self.labels.max() >= len(self.class_names)):
             raise ModelError(f"profile {self.name!r}: a label is outside the class list")
         unknown = set(self.reds) - set(RED_FIVE_NAMES)
@@ -122,17 +133,18 @@ class TilesetProfile:
     # -- building ---------------------------------------------------------------
     @classmethod
     def create(cls, name: str, model_id: str, class_names: Sequence[str], dim: int,
-               shape_dim: int = 0, *, reds: Sequence[str] = RED_FIVE_NAMES,
+               shape_dim: int = 0, *, ink_dim: int = 0, reds: Sequence[str] = RED_FIVE_NAMES,
                config: AdjustConfig | None = None) -> TilesetProfile:
-        """An empty profile for a model with ``dim``-wide embeddings and ``shape_dim``-wide
-        shape descriptors of its input crops."""
+        """An empty profile for a model with ``dim``-wide embeddings, ``shape_dim``-wide
+        shape descriptors and ``ink_dim``-wide ink histograms of its input crops."""
         return cls(name=name, model_id=model_id, class_names=tuple(class_names),
                    samples=np.zeros((0, dim), np.float32),
                    shapes=np.zeros((0, shape_dim), np.float32),
                    colours=np.zeros((0, 3), np.float32),
                    view_probs=np.zeros((0, len(class_names)), np.float32),
                    labels=np.zeros(0, np.int32),
-                   tile_ids=np.zeros(0, np.int32), reds=tuple(reds),
+                   tile_ids=np.zeros(0, np.int32), inks=np.zeros((0, ink_dim), np.float32),
+                   reds=tuple(reds),
                    config=config or AdjustConfig())
 
     def added(self, samples: np.ndarray, looks: CropLooks, labels: Sequence[str],
@@ -174,6 +186,7 @@ class TilesetProfile:
             samples=np.concatenate([self.samples, samples]),
             shapes=np.concatenate([self.shapes, looks.shapes]),
             colours=np.concatenate([self.colours, looks.colours]),
+            inks=self._inks_with(looks.inks),
             view_probs=np.concatenate([self.view_probs, probs]),
             labels=np.concatenate([self.labels, lab]),
             tile_ids=np.concatenate([self.tile_ids, ids]),
@@ -181,6 +194,15 @@ class TilesetProfile:
             face_colour=_running_mean(self.face_colour, face_colour, k),
             photos=(*self.photos, photo),
         )
+
+    def _inks_with(self, inks: np.ndarray) -> np.ndarray:
+        """The views' ink histograms with a new photo's; a profile made before inks were kept
+        stays without (its old views have none to compare with)."""
+        if not len(self.labels):
+            return np.asarray(inks, np.float32)
+        if inks.shape[1] != self.inks.shape[1]:
+            inks = np.zeros((len(inks), self.inks.shape[1]), np.float32)
+        return np.concatenate([self.inks, inks])
 
     # -- what it knows --------------------------------------------------------------
     @property
@@ -231,10 +253,12 @@ class TilesetProfile:
         return float(np.quantile(nearest_wrong, self.config.ref_quantile))
 
     def _check_looks(self, looks: CropLooks, n: int) -> None:
-        if len(looks) != n or looks.shapes.shape[1] != self.shapes.shape[1]:
+        if len(looks) != n or looks.shapes.shape[1] != self.shapes.shape[1] \
+                or (self.uses_inks and looks.inks.shape[1] != self.inks.shape[1]):
             raise ModelError(f"profile {self.name!r} expects looks of {n} crops with "
-                             f"{self.shapes.shape[1]}-wide shape descriptors, got "
-                             f"{looks.shapes.shape}")
+                             f"{self.shapes.shape[1]}-wide shape descriptors and "
+                             f"{self.inks.shape[1]}-wide ink histograms, got "
+                             f"{looks.shapes.shape} and {looks.inks.shape}")
 
     def similarities(self, embeddings: np.ndarray, looks: CropLooks | None = None) -> np.ndarray:
         """float32 ``(N, C)``: each crop's similarity to each class of this set.
@@ -255,6 +279,16 @@ class TilesetProfile:
         sim = self._class_similarities(emb, shapes)
         sim[:, ~self._has_views] = self.s_ref
         return sim
+
+    @property
+    def uses_inks(self) -> bool:
+        """Whether ink colours take part (the profile has them and the config weighs them)."""
+        return self.inks.shape[1] > 0 and self.config.ink_weight > 0
+
+    def ink_similarities(self, inks: np.ndarray) -> np.ndarray:
+        """float32 ``(N, C)``: how like each class's views the crops' ink colours are
+        (`calibration_evidence.ink_similarity`)."""
+        return ink_similarity(inks, self.inks, self.labels, len(self.class_names))
 
     def colour_penalty(self, colours: np.ndarray) -> np.ndarray:
         """float32 ``(N, C)`` ≤ 0: log-probability each class loses for colours off its views."""
@@ -318,12 +352,15 @@ class TilesetProfile:
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
         logits = cfg.alpha * confusion_log_likelihood(p, self.confusion)
-        weight = np.float32(cfg.beta)
+        trust = np.float32(1.0)
         if cfg.trust_reliable and len(self.labels):
-            weight = cfg.beta * (1.0 - self.reliability[p.argmax(axis=1)])[:, None]
-        logits += weight * self.similarities(embeddings, looks)
+            trust = (1.0 - self.reliability[p.argmax(axis=1)])[:, None]
+        logits += cfg.beta * trust * self.similarities(embeddings, looks)
         if looks is not None:
             logits += self.colour_penalty(looks.colours)
+            if self.uses_inks and len(self.labels):
+                ink = np.float32(cfg.ink_weight) * (trust if cfg.ink_trusts else 1.0)
+                logits += ink * self.ink_similarities(looks.inks)
         for name in self.absent:
             logits[:, self.class_names.index(name)] += np.float32(np.log(cfg.absent_prior))
         logits -= logits.max(axis=1, keepdims=True)

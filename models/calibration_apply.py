@@ -78,10 +78,10 @@ def new_profile(name: str, classifier: TileClassifier, *,
     """An empty profile for ``classifier`` (its fingerprint, classes and feature sizes)."""
     probe = np.zeros((1, *classifier.input_size, 3), np.uint8)
     dim = classifier.predict(probe).embeddings.shape[1]
+    looks = looks_of(classifier, probe)
     return TilesetProfile.create(name, model_fingerprint(classifier.path),
-                                 classifier.class_names, dim,
-                                 looks_of(classifier, probe).shapes.shape[1],
-                                 reds=reds, config=config)
+                                 classifier.class_names, dim, looks.shapes.shape[1],
+                                 ink_dim=looks.inks.shape[1], reds=reds, config=config)
 
 
 def calibrated(classifier: TileClassifier, profile: TilesetProfile | None) -> TileClassifier:

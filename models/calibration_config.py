@@ -40,10 +40,13 @@ class AdjustConfig:
             taken as ``s_ref`` (see the module doc).
         keep_none: leave the model's ``none`` probability as it was and let the
             evidence share out only the rest among the tile classes.
+        ink_weight: log-probability per unit of ink-colour similarity (the Bhattacharyya
+            coefficient of the crop's ink histogram with a class's nearest view's).
+        ink_trusts: scale the ink evidence like the similarity (``trust_reliable``).
     """
 
     alpha: float = 1.0
-    beta: float = 32.0
+    beta: float = 40.0
     shape_weight: float = 0.3
     confusion_smoothing: float = 0.1
     trust_reliable: bool = True
@@ -53,6 +56,8 @@ class AdjustConfig:
     neighbours: int = 1
     ref_quantile: float = 0.5
     keep_none: bool = True
+    ink_weight: float = 5.0
+    ink_trusts: bool = False
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -61,6 +66,8 @@ class AdjustConfig:
             raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
         if self.neighbours < 1:
             raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if self.ink_weight < 0:
+            raise InvalidInput(f"ink_weight must be >= 0, got {self.ink_weight}")
         if self.colour_tolerance <= 0 or self.colour_weight < 0:
             raise InvalidInput(f"colour_tolerance must be > 0 and colour_weight >= 0, got "
                                f"{self.colour_tolerance}, {self.colour_weight}")

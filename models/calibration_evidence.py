@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 _TINY = np.float32(1e-12)
+BLANK_INK = 0.5
+"""Share of a crop's ink histogram in its blank (last) bin from which its ink is not compared."""
 
 
 def unit_rows(x: np.ndarray) -> np.ndarray:
@@ -109,3 +111,27 @@ def keep_mass(out: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
     out = out * (1.0 - p_k) / np.maximum(rest, _TINY)
     out[:, k] = p_k[:, 0]
     return out
+
+
+def ink_similarity(inks: np.ndarray, view_inks: np.ndarray, labels: np.ndarray,
+                   n_classes: int) -> np.ndarray:
+    """Per class, the Bhattacharyya coefficient of each crop's ink histogram with that of
+    the class's nearest view (1: the same colours in the same shares).
+
+    Args:
+        inks: float32 ``(N, K)`` the crops' ink histograms (rows summing to 1).
+        view_inks: float32 ``(S, K)`` the views'; ``labels`` int ``(S,)`` their classes.
+
+    Returns:
+        float32 ``(N, n_classes)``. Classes without views take the crop's best (they
+        neither gain nor lose); a blank crop (a 白, a back, bare table, strokes blurred
+        away) says nothing of its ink and gets 0 for every class.
+    """
+    crops = unit_rows(np.sqrt(np.maximum(inks, 0.0)))
+    views = unit_rows(np.sqrt(np.maximum(view_inks, 0.0)))
+    sim = class_similarity([(crops @ views.T, 1.0)], labels, n_classes, 1)
+    has = np.isin(np.arange(n_classes), labels)
+    if len(sim) and has.any() and not has.all():
+        sim[:, ~has] = sim[:, has].max(axis=1, keepdims=True)
+    sim[np.asarray(inks)[:, -1] >= BLANK_INK] = 0.0
+    return sim

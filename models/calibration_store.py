@@ -8,7 +8,9 @@ weighs the evidence. The ``.npz`` beside it holds the embeddings (``samples``,
 ``prototypes`` (centred unit means) with their ``prototype_labels``; agari
 itself recomputes those from the samples. ``shapes`` holds the views' shape
 descriptors, ``colours`` their middle colours, CIE Lab
-(`agari.models.calibration_features`), and ``view_probs`` the model's
+(`agari.models.calibration_features`), ``inks`` their ink colour histograms
+(absent in profiles made before they were kept: the ink evidence is then off), and
+``view_probs`` the model's
 probabilities for them (how it reads this set).
 
 Both files are written to temporary names and renamed into place, the arrays
@@ -93,6 +95,7 @@ def save(profile: TilesetProfile, root: str | os.PathLike[str]) -> Path:
     np.savez_compressed(tmp_npz, samples=profile.samples.astype(np.float32),
                         shapes=profile.shapes.astype(np.float32),
                         colours=profile.colours.astype(np.float32),
+                        inks=profile.inks.astype(np.float32),
                         view_probs=profile.view_probs.astype(np.float32),
                         labels=profile.labels.astype(np.int32),
                         tile_ids=profile.tile_ids.astype(np.int32),
@@ -121,8 +124,9 @@ def load(root: str | os.PathLike[str], name: str) -> TilesetProfile:
     try:
         head = json.loads(js.read_text(encoding="utf-8"))
         with np.load(npz) as arrays:
-            arrays = tuple(arrays[k] for k in ("samples", "shapes", "colours", "view_probs",
-                                                "labels", "tile_ids"))
+            arrays = (*(arrays[k] for k in ("samples", "shapes", "colours", "view_probs",
+                                            "labels", "tile_ids")),
+                      arrays.get("inks"))
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"tile-set profile {name!r} is damaged ({js.parent}): {exc}") from None
     return _from_header(head, arrays, source=str(js))
@@ -153,7 +157,7 @@ def _from_header(head: dict, arrays: tuple[np.ndarray, ...], *, source: str) -> 
         raise ModelError(f"{source} is not an agari tile-set profile")
     if int(head.get("version", 0)) > FORMAT_VERSION:
         raise ModelError(f"{source} was written by a newer agari (format {head['version']})")
-    samples, shapes, colours, view_probs, labels, tile_ids = arrays
+    samples, shapes, colours, view_probs, labels, tile_ids, inks = arrays
     try:
         return TilesetProfile(
             name=str(head["name"]), model_id=str(head["model_id"]),
@@ -162,7 +166,9 @@ def _from_header(head: dict, arrays: tuple[np.ndarray, ...], *, source: str) -> 
             colours=np.asarray(colours, np.float32),
             view_probs=np.asarray(view_probs, np.float32),
             labels=np.asarray(labels, np.int32),
-            tile_ids=np.asarray(tile_ids, np.int32), reds=tuple(head["reds"]),
+            tile_ids=np.asarray(tile_ids, np.int32),
+            inks=None if inks is None else np.asarray(inks, np.float32),
+            reds=tuple(head["reds"]),
             back_colour=_tuple(head.get("back_colour_bgr")),
             face_colour=_tuple(head.get("face_colour_bgr")),
             photos=tuple(PhotoRecord(**p) for p in head.get("photos", [])),

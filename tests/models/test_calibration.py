@@ -10,7 +10,7 @@ from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import CLASS_NAMES
 from agari.models import calibration_store as store
 from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile
-from agari.models.calibration_features import CropLooks
+from agari.models.calibration_features import INK_BINS, CropLooks
 
 DIM = 24
 FACES = [c for c in CLASS_NAMES if c not in ("none",)]
@@ -177,6 +177,64 @@ def test_shape_evidence_settles_what_the_embedding_cannot():
         prof.adjust(flat, blurred(truth, 2), no_shapes(len(truth)))
 
 
+def ink_looks(names, hist: dict[str, int]) -> CropLooks:
+    """Looks whose ink histogram is all in bin ``hist[name]`` (hue bins; -1 = blank)."""
+    inks = np.zeros((len(names), INK_BINS), np.float32)
+    inks[np.arange(len(names)), [hist[n] for n in names]] = 1.0
+    return CropLooks(np.zeros((len(names), 0), np.float32),
+                     np.tile(np.float32((80.0, 0.0, 10.0)), (len(names), 1)), inks)
+
+
+def test_ink_colour_settles_a_red_five_the_embedding_cannot(tmp_path):
+    """A gold-five set: the model calls its plain 5s red fives, its embedding of a 5s and
+    a 0s is the same; only the ink's colour (green bamboo, gold five) parts them."""
+    names = ["5s", "0s", "3p", "5z"]
+    hues = {"5s": 4, "0s": 2, "3p": 8, "5z": -1}
+    labels = [n for n in names for _ in range(4)]
+    ids = np.repeat(np.arange(len(names)), 4)
+
+    def same_look(ns, seed):
+        return embed(["0s" if n == "5s" else n for n in ns], seed=seed)
+
+    def reading(cfg, root=None):
+        prof = TilesetProfile.create("gold", "m", CLASS_NAMES, DIM, ink_dim=INK_BINS,
+                                     config=cfg)
+        prof = prof.added(same_look(labels, 1), ink_looks(labels, hues), labels, ids,
+                          photo=PhotoRecord("x", 4, "2024-01-01"))
+        if root is not None:   # what is saved reads the same
+            store.save(prof, root)
+            prof = store.load(root, "gold")
+        truth = ["5s", "0s", "3p", "5z"] * 5
+        probs = confused_probs(truth, wrong_for={"5s": "0s"})
+        out = prof.adjust(probs, same_look(truth, 2), ink_looks(truth, hues)).argmax(1)
+        return [CLASS_NAMES[i] for i in out], truth
+
+    without, truth = reading(AdjustConfig(ink_weight=0.0))
+    with_ink, _ = reading(AdjustConfig(ink_weight=5.0), tmp_path)
+    assert sum(w != t for w, t in zip(without, truth, strict=True)) >= 5
+    assert with_ink == truth
+
+
+def test_profiles_without_inks_still_load_and_read(tmp_path):
+    """Profiles saved before ink histograms were kept: no ink evidence, nothing else lost."""
+    prof = make_profile()
+    assert prof.inks.shape == (len(prof.labels), 0) and not prof.uses_inks
+    store.save(prof, tmp_path)
+    with np.load(tmp_path / "myset.npz") as f:
+        arrays = {k: f[k] for k in f.files if k != "inks"}
+    np.savez(tmp_path / "myset.npz", **arrays)
+    old = store.load(tmp_path, "myset")
+    names = ["1m", "5z"]
+    probs = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
+    looks = ink_looks(names, {"1m": 3, "5z": -1})
+    assert np.allclose(old.adjust(probs, embed(names, seed=3), looks),
+                       prof.adjust(probs, embed(names, seed=3), no_shapes(2)))
+    # a new photo added to it keeps the profile without inks
+    more = old.added(embed(names, seed=4), looks, names, np.array([0, 1]),
+                     photo=PhotoRecord("new.jpg", 2, "2024-01-02"))
+    assert more.inks.shape == (len(old.labels) + 2, 0)
+
+
 def test_colours_unlike_any_view_of_a_class_count_against_it():
     # every view's middle is ivory: Lab (80, 0, 10)
     prof = make_profile(config=AdjustConfig(colour_weight=3.0, keep_none=False,
@@ -230,6 +288,7 @@ def test_store_round_trip(tmp_path):
     assert back.reds == ("0p",) and back.config == prof.config
     assert np.array_equal(back.samples, prof.samples)
     assert np.array_equal(back.labels, prof.labels) and back.photos == prof.photos
+    assert np.array_equal(back.inks, prof.inks)
     assert back.back_colour == pytest.approx(prof.back_colour)
     emb = embed(["2p", "0p"], seed=3)
     probs = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)

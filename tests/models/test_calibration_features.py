@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 from agari.engine.tiles import CLASS_NAMES
 from agari.models.calibration_features import (
+    INK_BINS,
+    INK_HUES,
     centre_colours,
     crop_looks,
     grey_from_input,
+    ink_colours,
     shape_features,
 )
 from agari.models.spec import ModelSpec
@@ -62,3 +65,32 @@ def test_centre_colour_is_the_middle_in_lab():
     rgb[:, :, 16:48, 12:36] = 1.0         # ...around a white middle
     lab = centre_colours((rgb - 0.5) / 0.25, spec)[0]
     assert lab[0] > 99 and abs(lab[1]) < 1 and abs(lab[2]) < 1
+
+
+def inked(stroke_rgb, *, face_rgb=(0.93, 0.91, 0.84), light: float = 1.0) -> np.ndarray:
+    """Model input ``(1, 3, 64, 48)`` (mean 0.5, std 0.25) of an ivory face with two strokes."""
+    rgb = np.empty((1, 3, 64, 48), np.float32)
+    rgb[:] = np.float32(face_rgb)[None, :, None, None]
+    for y0 in (18, 38):
+        rgb[:, :, y0:y0 + 6, 12:36] = np.float32(stroke_rgb)[None, :, None, None]
+    return (rgb * light - 0.5) / 0.25
+
+
+def test_ink_colour_parts_red_from_purple_and_ignores_light():
+    spec = ModelSpec(class_names=CLASS_NAMES, input_size=(64, 48), mean=(0.5, 0.5, 0.5),
+                     std=(0.25, 0.25, 0.25))
+    red, purple, black = (ink_colours(inked(c), spec)[0] for c in
+                          ((0.8, 0.1, 0.1), (0.45, 0.2, 0.6), (0.1, 0.1, 0.1)))
+    dim_red = ink_colours(inked((0.8, 0.1, 0.1), light=0.7), spec)[0]
+    blank = ink_colours(inked((0.93, 0.91, 0.84)), spec)[0]
+    for h in (red, purple, black, dim_red, blank):
+        assert h.shape == (INK_BINS,) and h.sum() == pytest.approx(1.0, abs=1e-5)
+
+    def bhattacharyya(a, b):
+        return float(np.sqrt(a * b).sum())
+
+    assert red[:INK_HUES].sum() > 0.9 and purple[:INK_HUES].sum() > 0.9
+    assert bhattacharyya(red, purple) < 0.3          # other hues
+    assert bhattacharyya(red, dim_red) > 0.95        # the same ink in dimmer light
+    assert black[INK_HUES] > 0.9                     # grey ink darker than the face
+    assert blank[-1] == 1.0                          # no ink at all
