@@ -327,9 +327,15 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     for variant, guessed in tried:
         flat = "".join(variant)
         cuts = [(cut, 0) for cut in segment_row(variant)]
+        as_seen_reads = bool(cuts)
         cuts += [(cut, 1) for cut in bridged_cuts(variant)]
         mine = [(_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
                  lying_doubt(cut, pose, guessed)) for cut, bridged in cuts]
+        if not as_seen_reads:
+            # A row that reads no way as seen is bridged only into a hand of a hand's size
+            # (else a concealed triplet beside a gap in a hand that wins nothing, tilted so
+            # that one tile looks sideways, became a pon).
+            mine = [m for m in mine if not m[1] or m[0][0].size in HAND_SIZES]
         mine += [(waiting, *rest) for (plan, *rest) in mine
                  if (waiting := _waiting(plan, cols, flat)) is not None]
         plans += mine

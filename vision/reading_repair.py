@@ -43,8 +43,11 @@ class RepairConfig:
     """Readings examined per plan on a second chance (the first reading may use more)."""
     min_tile_probability: float = 0.05
     """A ``none`` detection is tried as a tile only if its tile names have this much."""
-    doubtful_below: float = 0.7
-    """A hand tile is tried as none only if its names together have less probability."""
+    doubtful_below: float = 0.95
+    """A hand tile is tried as none only if its names together have less probability (the
+    two least sure are tried; a tile read at 0.8 is as often a patch of table in the gap
+    before the winning tile. Tuning renders, interleaved: 0.7 -> 0.95 took exact hands
+    117 -> 121 of 200 and misread hand tiles 70 -> 45; real variants 356 -> 357 tiles)."""
 
 
 DEFAULT_REPAIR = RepairConfig()

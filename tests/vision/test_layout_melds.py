@@ -311,3 +311,25 @@ def test_a_meld_split_by_a_gap_is_read_whole_when_the_row_reads_no_other_way(shi
     plan = analyse_layout(dets)[0]
     assert [m.sideways_index for m in plan.melds] == [1]
     assert read_with_repairs(dets, SITUATION).reading.layout.hand_text == "123m456p789s1z 777z"
+
+
+def test_a_split_meld_is_not_bridged_into_a_hand_of_no_hands_size() -> None:
+    # 9 concealed tiles and a split pon: bridged, 12 tiles, which no hand has.
+    laid = lay_out("123m456p789s", None, (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    dets[-1] = replace(dets[-1], quad=tuple((x + 0.3 * W, y) for x, y in dets[-1].quad))
+    assert not any(plan.melds for plan in analyse_layout(dets))
+
+
+def test_a_tile_read_at_080_in_the_gap_before_the_winning_tile_may_be_no_tile() -> None:
+    # Row completion read the bare table between the hand and its winning tile as 白 at
+    # 0.8: with it the row has 15 tiles; without it, the hand wins.
+    laid = lay_out("111566667p05s44z", "5s", win_gap=1.4)
+    dets = list(laid.dets)
+    hand, win = dets[:-1], dets[-1]
+    gap = tuple((x + 1.2 * W, y) for x, y in hand[-1].quad)
+    patch = with_alternatives(TileDetection(quad=gap), [("5z", 0.8), ("none", 0.12),
+                                                        ("back", 0.08)])
+    got = read_with_repairs([*hand, patch, win], SITUATION)
+    assert got.reading.layout.hand_text == "111566667p05s44z5s"
+    assert any("taken as no tile" in n for n in got.notes)
