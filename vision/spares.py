@@ -22,8 +22,9 @@ is not just the middle of the box (`SpareConfig.centred`): on the real photos th
 quads hold a face's printed part, and short quads in a row of tall boxes broke the rows.
 Tuning renders 910000 + 920000, interleaved A/B (locator run once, settled both ways):
 exact hands 117 -> 118, exact scores 113 -> 115, hand tiles missed 215 -> 206; 24 of the
-200 photos changed. Real variants: 356 of 390 tiles either way, 14 -> 15 exact. About 19 ms
-a photo on the loaded shared machine (a few crops read twice, one classifier call).
+200 photos changed. Real variants: 356 of 390 tiles either way, 14 -> 15 exact. About 2 ms
+of CPU a photo (process time over 30 tuning renders; a few crops read twice, one classifier
+call), ~19 ms of wall time when first measured on the loaded shared machine.
 
 Like the contests, this only chooses between quads the locator made.
 """
