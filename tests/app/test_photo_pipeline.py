@@ -75,7 +75,8 @@ def test_a_halved_table_photo_is_enlarged_before_locating(real_dev: Path) -> Non
     assert enlarged >= 10  # of 13
     kept = DEFAULT_PIPELINE.locate
     kept = replace(kept, scale=replace(kept.scale, max_upscale=1.0))
-    # At its own size far fewer (6 of 13 when written: the later stages rescue some tiles
-    # of a row whose seams are lost; 3 or fewer before them).
+    # At its own size fewer (6 of 13 when written, 9 since unsure faces are also read a
+    # quarter round: the later stages rescue tiles of a row whose seams are lost; 3 or
+    # fewer before them).
     assert _hand_tiles_read(image, labels, name, locator=partial(locate, config=kept)) \
-        <= enlarged - 4
+        <= enlarged - 3
