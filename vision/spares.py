@@ -46,6 +46,7 @@ from agari.vision.quads import (
     quad_bounds,
     quad_iou,
     quad_overlap,
+    quad_sides,
 )
 from agari.vision.reframe import face_probability
 
@@ -157,12 +158,18 @@ def _rivals(quads: list[np.ndarray], cores: Sequence[CoreQuad], cfg: SpareConfig
     for k, q in enumerate(sure):
         if fits[k] or not overlapping[k] or _centred(q, [quads[i] for i in overlapping[k]], cfg):
             continue
-        reach = cfg.near * float(max(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+        reach = _reach(q, cfg)
         near = np.flatnonzero(np.linalg.norm(centres - centres[k], axis=1) <= reach)
         near = near[near != k]
         if len(near) and np.mean([fits[j] for j in near]) >= cfg.agree:
             out.append((q, overlapping[k]))
     return out
+
+
+def _reach(q: np.ndarray, cfg: SpareConfig) -> float:
+    """How far from a net quad its neighbours are looked for: `SpareConfig.near` of its
+    longest side."""
+    return cfg.near * float(max(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
 
 
 def _centred(q: np.ndarray, rivals: list[np.ndarray], cfg: SpareConfig) -> bool:
@@ -182,7 +189,7 @@ def _like_sized(quads: list[np.ndarray], pairs: list, cfg: SpareConfig) -> list:
     it overlaps left out (`SpareConfig.size_ratio`); all where no other is near."""
     keep = []
     for q, rivals in pairs:
-        reach = cfg.near * float(max(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+        reach = _reach(q, cfg)
         centre = q.mean(axis=0)
         near = [quad_area(o) for i, o in enumerate(quads) if i not in rivals
                 and np.linalg.norm(o.mean(axis=0) - centre) <= reach]
@@ -195,8 +202,7 @@ def _framed(quad: np.ndarray, like: TileDetection) -> TileDetection:
     """A detection over ``quad`` with its corners named in ``like``'s frame (its row's), and
     sideways only where ``like`` is and the quad, so named, is as wide as it."""
     q = order_quad(quad, like.up)
-    across = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
-    down = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    across, down = quad_sides(q)
     return TileDetection(as_quad(q), sideways=like.sideways and across >= down)
 
 
