@@ -40,7 +40,6 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -59,6 +58,7 @@ from agari.vision.rows import SLANTED_ROWS, RowConfig, arrange
 from agari.vision.scale import ScaleConfig, choose_scale, pixel_scale, shrink
 from agari.vision.spares import SpareConfig, settle_spares
 from agari.vision.standing import StandingConfig, standing_proposals
+from agari.vision.threads import beside
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +123,6 @@ for speed."""
 
 
 working_scale = pixel_scale
-
-
-def _beside(fn, *args) -> Future:
-    """``fn(*args)`` started on a thread of its own (onnxruntime and OpenCV release the GIL,
-    so the core net runs beside the classical steps). A pool per call: a pool kept across
-    calls would keep dead threads in a forked worker and never run its work."""
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agari-cores")
-    try:
-        return pool.submit(fn, *args)
-    finally:
-        pool.shutdown(wait=False)  # the submitted call still runs to its end
 
 
 Judge = Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
@@ -261,7 +250,9 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
     h, w = bgr.shape[:2]
     if min(h, w) < config.min_side:
         raise ImageError(f"image is too small to hold tiles: {w}x{h} pixels")
-    net = None if config.cores is None else _beside(find_cores, bgr, config.cores)
+    # The core net runs beside the classical steps.
+    net = None if config.cores is None else beside(find_cores, bgr, config.cores,
+                                                   name="agari-cores")
     scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
         else pixel_scale(h, w, config.max_pixels)
     work = shrink(bgr, scale)

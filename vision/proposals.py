@@ -28,6 +28,7 @@ from agari.vision.regions import (
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
 from agari.vision.split import SplitConfig, split_region
+from agari.vision.threads import beside
 from agari.vision.tile_sizes import local_size, same_box, size_anchors
 from agari.vision.trim import TrimConfig, trim_to_face
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
@@ -150,17 +151,26 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     """
     if hsv is None:  # the filled and back maps share it
         hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    # The backs are found on a thread of their own (mostly OpenCV work, which releases
+    # the GIL) while this one finds and splits the faces.
+    backs = beside(_back_pieces, work, hsv, cfg, name="agari-backs") if cfg.back_steps else None
     regions, gray = face_regions(work, cfg, face=face, hsv=hsv, face_levels=face_levels)
     cands = [_split_all(regions, gray, cfg)]
-    if cfg.back_steps:
-        backs = back_map(work, cfg.maps, hsv=hsv)
-        steps = np.asarray(cfg.back_steps, np.float32)
-        cands.append(_split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True))
+    if backs is not None:
+        cands.append(backs.result())
     props = _scored(cands, cfg)
     if keep_all:
         return props
     kept = _not_specks(suppress(props, cfg.nms_overlap, cfg.min_score), cfg.speck_share)
     return kept if cfg.trim is None else [_trimmed(p, gray, cfg.trim) for p in kept]
+
+
+def _back_pieces(work: np.ndarray, hsv: np.ndarray, cfg: ProposalConfig
+                 ) -> dict[str, np.ndarray]:
+    """The back map's regions split into tiles and measured (`_split_all`)."""
+    backs = back_map(work, cfg.maps, hsv=hsv)
+    steps = np.asarray(cfg.back_steps, np.float32)
+    return _split_all(_regions(backs, cfg, steps), backs, cfg, face_down=True)
 
 
 def _not_specks(props: list[Proposal], share: float) -> list[Proposal]:
@@ -188,16 +198,22 @@ def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
     (``face``: the face map and grey image, ``hsv``: the image in HSV, ``face_levels``:
     the face map's traced levels, if already made)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
+    # The other maps and their levels are OpenCV work, traced beside the face levels.
+    others = beside(_other_regions, work, gray, cfg, name="agari-regions")
     regions = _regions(score, cfg, traced=face_levels)
     if cfg.use_filled:
         regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
-    if cfg.neutral_levels:
-        regions += _neutral_regions(work, cfg)
+    return regions + others.result(), gray
+
+
+def _other_regions(work: np.ndarray, gray: np.ndarray, cfg: ProposalConfig) -> list[Region]:
+    """The neutral map's regions, the ink rows and the contrast map's regions, in turn."""
+    regions = _neutral_regions(work, cfg) if cfg.neutral_levels else []
     if cfg.ink_rows:
         regions += _ink_rows(gray, cfg)
     if cfg.contrast_steps:
         regions += _contrast_regions(gray, cfg)
-    return regions, gray
+    return regions
 
 
 def _neutral_regions(work: np.ndarray, cfg: ProposalConfig) -> list[Region]:
