@@ -121,6 +121,9 @@ LOOPING_WRITER = """
     import sys
     from agari.engine.game_events import Abort
     from agari.engine.ledger import Ledger
+    with Ledger(sys.argv[1]) as ledger:
+        ledger.append(1, Abort(reason="suufon"))
+    print("writing", flush=True)
     while True:
         with Ledger(sys.argv[1]) as ledger:
             ledger.append(1, Abort(reason="suufon"))
@@ -134,7 +137,9 @@ def test_random_kills_never_corrupt_the_file(tmp_path):
     count = 0
     for _ in range(6):
         proc = python(LOOPING_WRITER, path)
-        time.sleep(rng.uniform(0.4, 0.9))  # past start-up, into the write loop
+        # Killed in the write loop, however long start-up takes on a loaded machine.
+        assert proc.stdout.readline().strip() == "writing"
+        time.sleep(rng.uniform(0.0, 0.5))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         now = check_file(path)
