@@ -183,16 +183,20 @@ def _accepted(det: TileDetection, cfg: FillConfig) -> bool:
 
 
 def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, int],
-                pitches: tuple[float, ...], cfg: FillConfig, *, sideways: bool = True
+                pitches: tuple[float, ...], cfg: FillConfig, *, sideways: bool = True,
+                done: set[tuple[int, int]] | None = None
                 ) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
     """Quads ``pitches`` tile widths either side of each frontier tile (and, if ``sideways``
-    and configured, a called tile lying beside it) that cover nothing known yet."""
+    and configured, a called tile lying beside it) that cover nothing known yet; none on
+    the sides in ``done`` (``(id(tile), side)``: a neighbour found there already)."""
     trials: list[TileDetection] = []
     owners: list[tuple[TileDetection, int]] = []
     for det in frontier:
         q = np.asarray(det.quad, np.float64)
         step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the row's direction, one tile wide
         for side in (1, -1):
+            if done and (id(det), side) in done:
+                continue
             shapes = [(q + side * pitch * step, False) for pitch in pitches]
             if sideways and cfg.sideways and not det.sideways:
                 shapes.append((_sideways_beside(q, side), True))
@@ -212,9 +216,10 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     (`FillConfig.far_pitches`) away, across a gap."""
     found = {(id(anchor), side) for anchor, side, _ in kept}
     h, w = image.shape[:2]
-    trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False)
-    open_ends = [k for k, (anchor, side) in enumerate(owners) if (id(anchor), side) not in found
-                 and not _plain(image, trials[k].quad, cfg.plain_below)]
+    trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False,
+                                 done=found)
+    open_ends = [k for k in range(len(trials))
+                 if not _plain(image, trials[k].quad, cfg.plain_below)]
     if not open_ends:
         return []
     read = classify(image, [trials[k] for k in open_ends])
