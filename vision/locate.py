@@ -51,7 +51,7 @@ from agari.vision.detection import Classify, TileDetection
 from agari.vision.holds import HoldConfig, held
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
-from agari.vision.quads import quad_iou, quad_overlap
+from agari.vision.quads import bounds_meeting, quad_bounds, quad_iou, quad_overlap
 from agari.vision.refit import RefitConfig, refit
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import SLANTED_ROWS, RowConfig, arrange
@@ -157,9 +157,11 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
     kept = existing
     if contest is not None and cfg.contest is not None:
         sure = [f for f, c in zip(found, cores, strict=True) if c.score >= cfg.contest]
+        bounds = quad_bounds([f.quad for f in sure])  # only quads whose boxes meet can overlap
         disputes = []
         for p in existing:
-            rivals = [f for f in sure if quad_overlap(f.quad, p.quad) > cfg.overlap]
+            rivals = [sure[i] for i in bounds_meeting(bounds, p.quad)
+                      if quad_overlap(sure[i].quad, p.quad) > cfg.overlap]
             straddles = len(rivals) >= 2
             misfits = len(rivals) == 1 and quad_iou(rivals[0].quad, p.quad) < cfg.misfit
             if straddles or misfits:
