@@ -42,6 +42,11 @@ from agari.models.synth import DRAW_VERSION, SynthConfig
 RECIPE_VERSION = "2"
 """Bump when crop generation changes, so cached arrays are rebuilt."""
 
+SCRATCH_LR = 3e-3
+"""Peak one-cycle learning rate from random weights."""
+FINE_TUNE_LR = 3e-4
+"""Peak learning rate when fine-tuning (``Recipe.init``): a tenth, to stay near the start."""
+
 
 @dataclass(frozen=True, slots=True)
 class Recipe:
@@ -66,6 +71,10 @@ class Recipe:
     epochs: int = 6
     workers: int = 2
     threads: int = 2
+    init: str | None = None
+    """An exported classifier (ONNX) to fine-tune instead of training from scratch."""
+    lr: float | None = None
+    """Peak learning rate; None: `SCRATCH_LR`, or `FINE_TUNE_LR` with ``init``."""
     synth: SynthConfig = field(default_factory=SynthConfig)
 
     @property
@@ -253,6 +262,24 @@ def hard_negative_arrays(recipe: Recipe, real: RealSources, *, cache: Path | Non
     return x, y
 
 
+START_CHECK_CROPS = 64
+"""Validation crops on which a net loaded from ONNX must reproduce the file."""
+
+
+def _start_model(path: Path, crops: np.ndarray, log: Callable[[str], None]) -> tuple[object, str]:
+    """The `TileNet` to fine-tune, loaded from ``path`` and checked against it, and the
+    ``name@sha256`` recorded in the new model's metadata."""
+    from agari.models.net import TileNet
+    from agari.models.training import to_tensor
+    from agari.models.training_init import file_digest, start_from
+
+    model = TileNet(len(CLASS_NAMES))
+    diff = start_from(model, path, to_tensor(crops[:START_CHECK_CROPS]))
+    label = f"{path.name}@{file_digest(path)}"
+    log(f"starting from {label}: torch reproduces its outputs within {diff:.1e}")
+    return model, label
+
+
 def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,
         log: Callable[[str], None] = lambda _: None) -> dict:
     """Build data, train, export ``out`` (ONNX) and score it with onnxruntime.
@@ -266,14 +293,18 @@ def run(recipe: Recipe, real: RealSources, out: Path, *, cache: Path | None,
     from agari.models.training import TrainConfig, model_spec, train
 
     data, val = build_data(recipe, real, cache=cache, log=log)
-    config = TrainConfig(epochs=recipe.epochs, seed=recipe.seed, threads=recipe.threads)
+    lr = recipe.lr if recipe.lr is not None else FINE_TUNE_LR if recipe.init else SCRATCH_LR
+    config = TrainConfig(epochs=recipe.epochs, seed=recipe.seed, threads=recipe.threads, lr=lr,
+                         freeze_bn=recipe.init is not None)
     small_val = {k: (v[0][:2000], v[1][:2000]) for k, v in val.items()}
-    model = train(data, config=config, val=small_val, log=log)
-    spec = model_spec(recipe.crop.size, recipe.crop.margin,
-                      {"seed": recipe.seed, "recipe": RECIPE_VERSION, "synth_draw": DRAW_VERSION,
-                       "epochs": recipe.epochs,
-                       "per_class": recipe.per_class,
-                       "hard_negatives": int(recipe.hard_negatives and real.propose is not None)})
+    extra = {"seed": recipe.seed, "recipe": RECIPE_VERSION, "synth_draw": DRAW_VERSION,
+             "epochs": recipe.epochs, "per_class": recipe.per_class, "lr": lr,
+             "hard_negatives": int(recipe.hard_negatives and real.propose is not None)}
+    init = None
+    if recipe.init is not None:
+        init, extra["init"] = _start_model(Path(recipe.init), val["synth_val"][0], log)
+    model = train(data, config=config, val=small_val, log=log, init=init)
+    spec = model_spec(recipe.crop.size, recipe.crop.margin, extra)
     export_onnx(model, spec, out)
     clf = TileClassifier.load(out, threads=recipe.threads)
     report = {"recipe": asdict(recipe), "train_crops": int(len(data[1])), "sets": {}}

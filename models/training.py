@@ -16,6 +16,7 @@ import torch.nn.functional as F
 from agari.engine.tiles import CLASS_NAMES
 from agari.models.net import NetConfig, TileNet
 from agari.models.spec import ModelSpec
+from agari.models.training_init import freeze_batchnorm
 
 Arrays = tuple[np.ndarray, np.ndarray]
 
@@ -38,6 +39,9 @@ class TrainConfig:
     label_smoothing: float = 0.05
     seed: int = 0
     threads: int = 2
+    freeze_bn: bool = False
+    """Keep every BatchNorm in eval mode (fine-tuning a net loaded from an ONNX file,
+    whose BatchNorms hold the folded biases: `agari.models.training_init`)."""
     net: NetConfig = field(default_factory=NetConfig)
 
 
@@ -81,18 +85,20 @@ def accuracy(model: TileNet, data: Arrays) -> float:
 def train(
     data: Arrays, *, config: TrainConfig = TrainConfig(),
     val: Mapping[str, Arrays] | None = None, log: Callable[[str], None] = lambda _: None,
+    init: TileNet | None = None,
 ) -> TileNet:
     """Train a `TileNet` on ``(X uint8 (N, H, W, 3) BGR, y int64 (N,))``.
 
     Args:
         val: named validation sets, scored after every epoch (logged only).
         log: receives one line per progress report.
+        init: a net to fine-tune (trained in place and returned) instead of a fresh one.
     """
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     gen = torch.Generator().manual_seed(config.seed)
     x_all, y_all = data
-    model = TileNet(len(CLASS_NAMES), config.net)
+    model = init if init is not None else TileNet(len(CLASS_NAMES), config.net)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     steps_per_epoch = max(1, len(y_all) // config.batch_size)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -102,6 +108,8 @@ def train(
     order_rng = np.random.default_rng(config.seed)
     for epoch in range(config.epochs):
         model.train()
+        if config.freeze_bn:
+            freeze_batchnorm(model)
         order = order_rng.permutation(len(y_all))
         total, seen = 0.0, 0
         for step in range(steps_per_epoch):

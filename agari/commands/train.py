@@ -51,6 +51,11 @@ def classifier(
     workers: Annotated[int, typer.Option(help="Processes making synthetic crops.")] = 2,
     threads: Annotated[int, typer.Option(
         help="torch threads (1 is faster when other jobs load the CPU).")] = 2,
+    init: Annotated[Path | None, typer.Option(
+        help="Fine-tune this exported classifier (e.g. models/tile_classifier.onnx) instead "
+             "of training from scratch; its BatchNorms stay frozen.")] = None,
+    lr: Annotated[float | None, typer.Option(
+        help="Peak learning rate (default 3e-3, or 3e-4 with --init).")] = None,
     cache: Annotated[Path | None, typer.Option(
         help="Folder to cache crop arrays in (reused when the recipe is unchanged).")] = None,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here too.")] = None,
@@ -61,7 +66,7 @@ def classifier(
         import json
         import sys
 
-        from agari.engine.errors import AgariError
+        from agari.engine.errors import AgariError, InvalidInput, ModelError
 
         try:  # fail before any work, with the fix in the message
             import onnx  # noqa: F401
@@ -69,6 +74,10 @@ def classifier(
         except ImportError as exc:
             raise AgariError(f"training needs the agari[train] extra ({exc.name} is missing): "
                              "pip install 'agari[train]'", code="missing_extra") from None
+        if init is not None and not init.is_file():
+            raise ModelError(f"no model to start from at {init}")
+        if lr is not None and not lr > 0:
+            raise InvalidInput(f"--lr must be positive, got {lr}")
         from agari.datasets.formats import open_dataset
         from agari.models.dataset import RealPhoto
         from agari.models.realdata import read_single_tile_csv
@@ -87,7 +96,8 @@ def classifier(
             sys.stderr.flush()
 
         recipe = Recipe(seed=seed, epochs=epochs, per_class=per_class, workers=workers,
-                        threads=threads, scenes=scenes, hard_negatives=hard_negatives)
+                        threads=threads, scenes=scenes, hard_negatives=hard_negatives,
+                        init=None if init is None else str(init), lr=lr)
         renderer = None
         if scenes:
             from functools import partial
