@@ -310,11 +310,8 @@ def _dp_table(gain: list[float], steps: list[tuple[int, float]], slack: int, cut
     offsets = [(pad - k, cost) for k, cost in steps]  # best[i + offset] is bin i - k
     for i in range(1, n + 1):
         g = gain[i] - cut_cost
-        top, prev = best[pad + i], -1
-        for off, cost in offsets:
-            v = best[i + off] + g - cost
-            if v > top:
-                top, prev = v, i + off - pad
-        if prev != -1:
-            best[pad + i], back[i] = top, prev
+        scores = [best[i + off] + g - cost for off, cost in offsets]
+        top = max(scores)  # the first step of the highest score: list.index finds it
+        if top > best[pad + i]:
+            best[pad + i], back[i] = top, i + offsets[scores.index(top)][0] - pad
     return best[pad:], back
