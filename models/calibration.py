@@ -31,14 +31,9 @@ common, its "accent"); the channels are mixed by ``shape_weight``. Classes
 without views (``none``; a red five the set lacks) take ``s_ref``, the
 similarity a view typically has to the nearest view of *another* kind, so a
 crop that matches none of the set's tiles drifts towards ``none``. Red fives
-the set does not have are damped by ``absent_prior``. When the crops' middle
-colours are given, a class whose views are all further than
-``colour_tolerance`` (CIE Lab units) from the crop's loses ``colour_weight``
-per tolerance beyond it (a patch of green felt is not this set's blue back,
-nor its ivory 白, however flat all three are). When the crops' ink colour
-histograms are given, ``ink(c)`` is how alike the crop's ink colours are to
-the nearest view of ``c`` (a purple 5s is not this set's red 0s, brown
-numerals are not red 萬), weighed by ``ink_weight``.
+the set does not have are damped by ``absent_prior``; colours off every view of
+a class count against it, ink colours like a class's views for it; the model's
+``none`` stands, less what this set's own tiles explain (docs/calibration.md).
 
 Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
 `TileClassifier` whose ``predict`` applies a profile) lives in
@@ -55,12 +50,15 @@ from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import BACK, NONE
 from agari.models.calibration_config import RED_FIVE_NAMES, AdjustConfig, PhotoRecord
 from agari.models.calibration_evidence import (
+    BLANK_INK,
     class_similarity,
     colour_penalty,
     confusion,
     confusion_log_likelihood,
     ink_similarity,
+    inked_kinds,
     keep_mass,
+    kept_none,
     reliability,
     tile_mean,
     unit_rows,
@@ -311,6 +309,12 @@ class TilesetProfile:
             self.view_probs, self.labels, len(self.class_names)))
 
     @property
+    def inked_kinds(self) -> np.ndarray:
+        """bool ``(C,)``: kinds most of whose views carry ink (not a plain 白 or back)."""
+        return _cached(self, "inked_kinds", lambda: inked_kinds(
+            self.inks, self.labels, len(self.class_names)))
+
+    @property
     def _has_views(self) -> np.ndarray:
         return np.isin(np.arange(len(self.class_names)), self.labels)
 
@@ -355,7 +359,8 @@ class TilesetProfile:
         trust = np.float32(1.0)
         if cfg.trust_reliable and len(self.labels):
             trust = (1.0 - self.reliability[p.argmax(axis=1)])[:, None]
-        logits += cfg.beta * trust * self.similarities(embeddings, looks)
+        sims = self.similarities(embeddings, looks)
+        logits += cfg.beta * trust * sims
         if looks is not None:
             logits += self.colour_penalty(looks.colours)
             if self.uses_inks and len(self.labels):
@@ -370,7 +375,13 @@ class TilesetProfile:
             # Bare table, a fragment or a gap resembles a set's plainest faces (白, the back)
             # as much as those resemble themselves: whether a crop is a tile at all stays the
             # model's call, and the set's evidence only decides which tile it is.
-            out = keep_mass(out, p, self.class_names.index(NONE))
+            k = self.class_names.index(NONE)
+            kept = None
+            if cfg.none_from_set and looks is not None and self.inks.shape[1] and len(self.labels):
+                kept = kept_none(out, p, self.confusion, sims, self.s_ref,
+                                 inked=looks.inks[:, -1] < BLANK_INK, inked_kinds=self.inked_kinds,
+                                 k=k)
+            out = keep_mass(out, p, k, kept)
         return out.astype(np.float32)
 
     def summary(self) -> dict:

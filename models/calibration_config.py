@@ -43,6 +43,9 @@ class AdjustConfig:
         ink_weight: log-probability per unit of ink-colour similarity (the Bhattacharyya
             coefficient of the crop's ink histogram with a class's nearest view's).
         ink_trusts: scale the ink evidence like the similarity (``trust_reliable``).
+        none_from_set: with ``keep_none``, discount the model's ``none`` on an inked crop
+            by how often it read this set's views of the kind the crop resembles as no
+            tile (`calibration_evidence.kept_none`); needs the crops' ink histograms.
     """
 
     alpha: float = 1.0
@@ -58,6 +61,7 @@ class AdjustConfig:
     keep_none: bool = True
     ink_weight: float = 5.0
     ink_trusts: bool = False
+    none_from_set: bool = True
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):

@@ -104,9 +104,11 @@ def reliability(view_probs: np.ndarray, labels: np.ndarray, n_classes: int) -> n
     return out
 
 
-def keep_mass(out: np.ndarray, probs: np.ndarray, k: int) -> np.ndarray:
-    """``out`` (N, C) with column ``k`` set back to ``probs``'s and the rest rescaled."""
-    p_k = probs[:, k:k + 1]
+def keep_mass(out: np.ndarray, probs: np.ndarray, k: int,
+              kept: np.ndarray | None = None) -> np.ndarray:
+    """``out`` (N, C) with column ``k`` set back to ``probs``'s (or to ``kept`` ``(N,)``)
+    and the rest rescaled."""
+    p_k = probs[:, k:k + 1] if kept is None else np.asarray(kept, np.float32)[:, None]
     rest = 1.0 - out[:, k:k + 1]
     out = out * (1.0 - p_k) / np.maximum(rest, _TINY)
     out[:, k] = p_k[:, 0]
@@ -135,3 +137,41 @@ def ink_similarity(inks: np.ndarray, view_inks: np.ndarray, labels: np.ndarray,
         sim[:, ~has] = sim[:, has].max(axis=1, keepdims=True)
     sim[np.asarray(inks)[:, -1] >= BLANK_INK] = 0.0
     return sim
+
+
+def kept_none(out: np.ndarray, probs: np.ndarray, m: np.ndarray, sims: np.ndarray, s_ref: float,
+              *, inked: np.ndarray, inked_kinds: np.ndarray, k: int) -> np.ndarray:
+    """The model's ``none`` probability to keep (`keep_mass`), less the share this set's own
+    tiles explain: float32 ``(N,)``.
+
+    The model reads some sets' tiles as no tile at all (an off-palette 3s read as ``none``
+    on 3 views in 4). Where a crop carries ink and looks more like this set's views of the
+    tile kind the evidence favours (``c``, not ``none``) than a view typically looks like
+    another kind (``s_ref``), its ``none`` is discounted by ``M[c, none]``, how often the
+    model called the views of ``c`` no tile. Blank crops and kinds this set draws blank (a
+    plain 白, the back) are left alone: bare table looks as flat as they do.
+
+    Args:
+        out: float32 ``(N, C)`` the evidence's posterior; ``probs`` the model's.
+        m: float32 ``(C, C)`` the set's confusions (`confusion`); ``sims`` ``(N, C)``
+            the crops' similarities to each kind.
+        inked: bool ``(N,)`` crops with ink; ``inked_kinds``: bool ``(C,)`` kinds whose
+            views mostly carry ink.
+        k: the ``none`` column.
+    """
+    tiles = out.copy()
+    tiles[:, k] = -1.0
+    best = tiles.argmax(axis=1)
+    rows = np.arange(len(best))
+    share = m[best, k] * (inked & inked_kinds[best] & (sims[rows, best] > s_ref))
+    return (probs[:, k] * (1.0 - share)).astype(np.float32)
+
+
+def inked_kinds(inks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """bool ``(n_classes,)``: classes most of whose views carry ink (``inks`` ``(S, K)``,
+    blank share in the last bin; none without ink histograms or without views)."""
+    if not inks.shape[1]:
+        return np.zeros(n_classes, bool)
+    views = np.bincount(labels, minlength=n_classes)
+    blank = np.bincount(labels, inks[:, -1] >= BLANK_INK, n_classes)
+    return (views > 0) & (blank < 0.5 * views)

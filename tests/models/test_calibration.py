@@ -215,6 +215,35 @@ def test_ink_colour_settles_a_red_five_the_embedding_cannot(tmp_path):
     assert with_ink == truth
 
 
+def test_a_tile_the_model_calls_no_tile_on_this_set_is_read_when_it_looks_like_it():
+    """An off-palette set whose 3s the model takes for no tile (3 views in 4): a crop that
+    carries ink and looks like this set's 3s is read as 3s; a blank crop read as `none`,
+    and an inked crop like none of the set's tiles, stay `none` (bare table)."""
+    names = ["3s", "4p", "5z", "back"]
+    hues = {"3s": 9, "4p": 8, "5z": -1, "back": -1}
+    labels = [n for n in names for _ in range(4)]
+    ids = np.repeat(np.arange(len(names)), 4)
+    view_probs = np.full((len(labels), len(CLASS_NAMES)), 0.005, np.float32)
+    for i, n in enumerate(labels):
+        read = "none" if n == "3s" and i % 4 else n
+        view_probs[i, CLASS_NAMES.index(read)] = 0.9
+
+    def reading(cfg):
+        prof = TilesetProfile.create("off", "m", CLASS_NAMES, DIM, ink_dim=INK_BINS, config=cfg)
+        prof = prof.added(embed(labels, seed=1), ink_looks(labels, hues), labels, ids,
+                          photo=PhotoRecord("x", 4, "2024-01-01"), probs=view_probs)
+        crops = ["3s", "5z"]
+        emb = np.concatenate([embed(crops, seed=2),
+                              np.random.default_rng(5).normal(0, 1, (1, DIM)).astype(np.float32)])
+        looks = ink_looks([*crops, "3s"], hues)   # the table crop carries purple "ink"
+        probs = np.full((3, len(CLASS_NAMES)), 0.2 / (len(CLASS_NAMES) - 1), np.float32)
+        probs[:, CLASS_NAMES.index("none")] = 0.8
+        return [CLASS_NAMES[i] for i in prof.adjust(probs, emb, looks).argmax(1)]
+
+    assert reading(AdjustConfig(none_from_set=False)) == ["none", "none", "none"]
+    assert reading(AdjustConfig()) == ["3s", "none", "none"]
+
+
 def test_profiles_without_inks_still_load_and_read(tmp_path):
     """Profiles saved before ink histograms were kept: no ink evidence, nothing else lost."""
     prof = make_profile()
