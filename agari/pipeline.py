@@ -33,6 +33,7 @@ from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed
 from agari.vision.reading_copies import cap_copies
+from agari.vision.reading_cuts import Cuts, other_cuts
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
 from agari.vision.reread import reread_in_hand_frame
@@ -70,6 +71,10 @@ class PipelineConfig:
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
     exact hands 97 to 106 (meld and dora tiles lying flat, foreshortened until the locator
     took them for wide ones); the real photos' variants 11 to 14 of 30 exact."""
+    other_cuts: bool = True
+    """Read the meld tiles that a layout plan lays otherwise than they were cut (a called
+    tile the locator boxed upright) cut that plan's way too, and read each plan with its
+    own cuts (`agari.vision.reading_cuts`)."""
     reread: bool = True
     """Read the hand's tiles again cut as they lie in a first layout's frame, called tiles
     turned (`agari.vision.reread`), before the layout proper. On the 200 tuning renders
@@ -335,9 +340,16 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
         if flip is None and all(a is b for a, b in zip(again, dets, strict=True)):
             plans = first  # no tile read again: the first layout is the layout (~4 ms saved)
         dets = again
+    cuts = None
+    if config.other_cuts:
+        try:
+            plans = plans or analyse_layout(dets, config=config.layout, flip=flip)
+            cuts = other_cuts(image, dets, plans, classify)
+        except NoTiles:
+            pass  # stages 3-4 say so
     t = time.perf_counter()
     return read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
-                           config=config, plans=plans), t
+                           config=config, plans=plans, cuts=cuts), t
 
 
 COLOURLESS_NOTE = ("the photo has no colour: a red five cannot be told from a plain one; check "
@@ -355,11 +367,13 @@ def is_colourless(image: np.ndarray) -> bool:
 def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name: str = "",
                     size: tuple[int, int] = (0, 0), flip: bool | None = None,
                     config: PipelineConfig = DEFAULT_PIPELINE,
-                    plans: Sequence[LayoutPlan] | None = None) -> PhotoResult:
+                    plans: Sequence[LayoutPlan] | None = None,
+                    cuts: Cuts | None = None) -> PhotoResult:
     """Stages 3-4 on classified detections: layout, constrained reading, score.
 
     ``plans``: `analyse_layout` of exactly ``dets`` with ``flip`` and ``config.layout``,
     when the caller has it (used unless excess copies are turned into backs first).
+    ``cuts``: meld tiles read cut otherwise (`agari.vision.reading_cuts.other_cuts`).
 
     Raises:
         NoTiles: no face-up tile among the detections.
@@ -377,7 +391,7 @@ def read_detections(dets: Sequence[TileDetection], situation: Situation, *, name
     try:
         repaired = read_with_repairs(dets, situation, flip=flip, layout=config.layout,
                                      reading=config.reading, repair=config.repair,
-                                     plans=plans)
+                                     plans=plans, cuts=cuts)
     except InvalidHand as err:
         return replace(base, error=err, notes=plans[0].notes + notes,
                        timings=(("layout", (time.perf_counter() - t0) * 1e3),))

@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 from agari.engine.errors import InvalidInput
-from agari.engine.tiles import BACK, Tile
+from agari.engine.tiles import BACK, TILE_NAMES, Tile
 
 Point = tuple[float, float]
 Label = Tile | Literal["back"] | None
@@ -106,6 +106,15 @@ class TileDetection:
             "face_down": bool(self.face_down),
             "top": [[name, round(float(p), 4)] for name, p in self.alternatives],
         }
+
+
+def label_of(name: str | None) -> Label:
+    """The `TileDetection.label` for a class name (``none`` and unknown names give None)."""
+    if name in TILE_NAMES:
+        return Tile.parse(name)
+    if name == BACK:
+        return BACK
+    return None
 
 
 Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]

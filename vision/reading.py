@@ -32,6 +32,7 @@ from agari.vision.reading_checks import (
     Parts,
     Situation,
 )
+from agari.vision.reading_cuts import Cuts, as_laid
 from agari.vision.reading_implied import ImpliedConfig, with_implied
 
 
@@ -190,7 +191,7 @@ def best_first(options: Sequence[Sequence[tuple[Tile, float]]], limit: int
 
 
 def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situation: Situation,
-              *, config: ReadingConfig = DEFAULT_READING) -> Reading:
+              *, config: ReadingConfig = DEFAULT_READING, cuts: Cuts | None = None) -> Reading:
     """The most probable valid reading of the photographed hand.
 
     Args:
@@ -198,6 +199,8 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
         plans: candidate layouts (`agari.vision.layout.analyse_layout`).
         situation: rules, the win's situation and the user's fixed tiles.
         config: search tuning.
+        cuts: meld tiles read cut otherwise than ``dets`` were (`reading_cuts.other_cuts`);
+            each plan reads its tiles cut as it lays them.
 
     Returns:
         The best reading at the highest level any plan reaches, with its rivals.
@@ -209,7 +212,7 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
     found: dict[tuple, HandReading] = {}
     rank: dict[tuple, int] = {}
     for n, plan in enumerate(plans):
-        for r in _read_plan(dets, plan, situation, config):
+        for r in _read_plan(as_laid(dets, plan, cuts), plan, situation, config):
             if r.key not in found or _rounded(r.cost) < _rounded(found[r.key].cost):
                 found[r.key], rank[r.key] = r, n
     if not found:
@@ -223,8 +226,8 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
     limit = math.log(config.report_ratio)
     alts = tuple(r for r in pool[1:] if r.cost - best.cost <= limit)[:config.max_alternatives]
     confidence = 1.0 / sum(math.exp(best.cost - r.cost) for r in pool)
-    return Reading(best, alts, _doubts(best, alts, config), _corrections(dets, best),
-                   confidence)
+    return Reading(best, alts, _doubts(best, alts, config),
+                   _corrections(as_laid(dets, best.plan, cuts), best), confidence)
 
 
 def _rounded(cost: float) -> float:

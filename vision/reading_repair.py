@@ -31,6 +31,7 @@ from agari.vision.reading import (
 )
 from agari.vision.reading_checks import SHAPE, Situation
 from agari.vision.reading_copies import cap_copies
+from agari.vision.reading_cuts import Cuts
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +132,13 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
                       flip: bool | None = None, layout: LayoutConfig = DEFAULT_LAYOUT,
                       reading: ReadingConfig = DEFAULT_READING,
                       repair: RepairConfig = DEFAULT_REPAIR,
-                      plans: Sequence[LayoutPlan] | None = None) -> Repaired:
+                      plans: Sequence[LayoutPlan] | None = None,
+                      cuts: Cuts | None = None) -> Repaired:
     """Layout and constrained reading, with single fixes when the hand wins nothing.
 
     ``plans``: the layout of ``dets`` as given (same ``layout`` and ``flip``), when the
-    caller has it already; used if no copies need capping.
+    caller has it already; used if no copies need capping. ``cuts``: meld tiles read cut
+    otherwise (`agari.vision.reading_cuts`), for the plans that lay them so.
 
     Raises:
         NoTiles: no face-up tile among the detections.
@@ -149,7 +152,7 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         plans = analyse_layout(list(dets), config=layout, flip=flip)
     plans = tuple(plans)
     try:
-        first = read_hand(dets, plans, situation, config=reading)
+        first = read_hand(dets, plans, situation, config=reading, cuts=cuts)
     except InvalidHand as err:
         first, error = None, err
     good = first is not None and _good_enough(first)
@@ -169,7 +172,9 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
                                                upright=i is None, unread=i == UNREAD))
             if i == UNREAD and tried_plans == plans:
                 continue  # no such quads: nothing new to read
-            got = read_hand(tried, tried_plans, situation, config=quick)
+            kept_cuts = cuts if i is None or i < 0 or not cuts else \
+                {k: v for k, v in cuts.items() if k[0] != i}  # the fixed tile stays fixed
+            got = read_hand(tried, tried_plans, situation, config=quick, cuts=kept_cuts)
         except AgariError:
             continue
         score = _rank(got.best, penalty)

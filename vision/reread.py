@@ -22,6 +22,8 @@ from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_frame import aligned
+from agari.vision.reading_cuts import called as called_in
+from agari.vision.reading_cuts import cut_differently
 
 Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 """``(image, detections) -> classified copies``, as `TileClassifier.classify_detections`."""
@@ -44,9 +46,9 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     except NoTiles:
         return dets
     framed = aligned(dets, plan.frame)
-    called = _called(plan)
+    called = called_in(plan)
     todo = [(i, replace(framed[i], sideways=i in called)) for i in sorted(plan.role_of())
-            if _cut_differently(dets[i], framed[i], i in called)]
+            if cut_differently(dets[i], framed[i], i in called)]
     if not todo:
         return dets
     again = classify(image, [d for _, d in todo])
@@ -59,22 +61,6 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
 def likeliest_tile(det: TileDetection) -> float:
     """The probability of the detection's likeliest class other than ``none``."""
     return max((p for name, p in det.alternatives if name != NONE), default=0.0)
-
-
-def _called(plan: LayoutPlan) -> set[int]:
-    """Detections lying sideways in the plan's melds (both of an added kan's stack)."""
-    return {i for m in plan.melds if m.sideways_index is not None
-            for i in m.columns[m.sideways_index]}
-
-
-def _cut_differently(det: TileDetection, framed: TileDetection, sideways: bool) -> bool:
-    """Whether cutting ``framed`` (turned ``sideways``) gives another crop than ``det``'s:
-    corners a quarter round, or the flag changed (half a turn round the classifier reads
-    alike: tiles lie either way up)."""
-    if det.sideways != sideways:
-        return True
-    old, new = np.asarray(det.quad), np.asarray(framed.quad)
-    return not (np.array_equal(old, new) or np.array_equal(np.roll(old, 2, axis=0), new))
 
 
 __all__ = ["Classify", "likeliest_tile", "reread_in_hand_frame"]

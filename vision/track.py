@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError, InvalidInput
-from agari.vision.detection import Classify, TileDetection, as_quad
+from agari.vision.detection import Classify, TileDetection, as_quad, label_of
 from agari.vision.track_match import (
     DEFAULT_MATCH,
     MatchConfig,
@@ -63,7 +63,7 @@ from agari.vision.track_region import (
 )
 from agari.vision.track_stable import StabilityGate
 from agari.vision.track_state import Keyframe, TrackedTile, TrackFrame, TrackRecord
-from agari.vision.track_votes import Votes, label_of, reading_of
+from agari.vision.track_votes import Votes, reading_of
 
 __all__ = ["DEFAULT_TRACKER", "TileTracker", "TrackFrame", "TrackedTile", "TrackerConfig"]
 

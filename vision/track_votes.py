@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agari.engine.errors import InvalidInput
-from agari.engine.tiles import BACK, NONE, TILE_NAMES, Tile
-from agari.vision.detection import Label, TileDetection
+from agari.engine.tiles import NONE
+from agari.vision.detection import TileDetection
 
 Alternatives = tuple[tuple[str, float], ...]
 
@@ -66,12 +66,3 @@ def reading_of(det: TileDetection) -> Alternatives:
     if det.alternatives:
         return det.alternatives
     return ((det.label_name or NONE, det.confidence),)
-
-
-def label_of(name: str | None) -> Label:
-    """The `TileDetection.label` for a class name (``none`` and unknown names give None)."""
-    if name in TILE_NAMES:
-        return Tile.parse(name)
-    if name == BACK:
-        return BACK
-    return None

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 from agari.engine.errors import InvalidInput
+from agari.vision.detection import label_of
 from agari.vision.track_match import half_frame, match, signatures, similarity
 from agari.vision.track_motion import (
     IDENTITY,
@@ -19,7 +20,7 @@ from agari.vision.track_motion import (
 )
 from agari.vision.track_region import locate_in, search_box, takes_box
 from agari.vision.track_stable import StabilityGate
-from agari.vision.track_votes import Votes, label_of
+from agari.vision.track_votes import Votes
 from track_factories import TILE_H, TILE_W, draw_tile, felt, find_tiles, hand_tiles
 
 SIZE = (640, 360)

@@ -1,0 +1,114 @@
+"""Each hand tile read as the layout plan lays it: upright, or turned as a called tile.
+
+A called tile lies sideways (横向き), and the classifier must see its face
+turned a quarter to read it. When the locator does not flag it sideways, it
+is cut upright and the classifier sees the face squeezed a quarter round: a
+sideways 8p reads 6s at 0.97, a sideways 5s reads 5p. The layout may still
+guess which tile of a meld is the called one (its squattest, `layout_lying`),
+but one reading per detection cannot serve both guesses: the plan that calls
+the tile would read the upright cut's 6s and find no set.
+
+So every tile that some plan lays otherwise than it was cut is read once more,
+cut as that plan lays it (`other_cuts`), and each plan is read with each of its
+tiles cut its own way (`as_laid`). Which plan wins is decided by the reading, as
+always: a pon 8p 8p 8p read from the right cuts beats a row that holds no set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+from agari.vision.detection import TileDetection, label_of
+from agari.vision.layout import LayoutPlan
+from agari.vision.layout_frame import aligned
+
+Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]
+Cuts = Mapping[tuple[int, bool], TileDetection]
+"""``(detection index, sideways)`` -> the tile's reading cut that way."""
+
+MAX_OTHER_CUTS = 12
+"""Tiles read again at most per photo (the likeliest plans' first)."""
+
+
+def called(plan: LayoutPlan) -> set[int]:
+    """Detections lying sideways in the plan's melds (both of an added kan's stack)."""
+    return {i for m in plan.melds if m.sideways_index is not None
+            for i in m.columns[m.sideways_index]}
+
+
+def other_cuts(image: np.ndarray, dets: Sequence[TileDetection], plans: Sequence[LayoutPlan],
+               classify: Classify, *, limit: int = MAX_OTHER_CUTS) -> Cuts:
+    """The readings of meld tiles cut as some plan lays them where they were cut otherwise.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``.
+        dets: classified detections.
+        plans: the layout's plans, likeliest first.
+        classify: labels detections in ``image``.
+        limit: tiles read again at most.
+
+    Returns:
+        ``(detection index, sideways)`` -> its reading cut that way in the first plan that
+        lays it so (quad in that plan's frame).
+    """
+    todo: dict[tuple[int, bool], TileDetection] = {}
+    for plan in plans:
+        side, framed = called(plan), None
+        for i in (i for m in plan.melds for i in m.faces):
+            key = (i, i in side)
+            if key in todo or len(todo) >= limit:
+                continue
+            framed = framed if framed is not None else aligned(list(dets), plan.frame)
+            if cut_differently(dets[i], framed[i], i in side):
+                todo[key] = replace(framed[i], sideways=i in side)
+    if not todo:
+        return {}
+    read = classify(image, list(todo.values()))
+    return dict(zip(todo, read, strict=True))
+
+
+def as_laid(dets: Sequence[TileDetection], plan: LayoutPlan, cuts: Cuts | None
+            ) -> Sequence[TileDetection]:
+    """``dets`` with each meld tile that the plan lays otherwise than it was cut, and that reads
+    as another tile cut the plan's way, read both ways (`either`)."""
+    if not cuts:
+        return dets
+    side = called(plan)
+    swap = [(i, cuts[key]) for m in plan.melds for i in m.faces
+            if (key := (i, i in side)) in cuts and cuts[key].label != dets[i].label]
+    if not swap:
+        return dets
+    out = list(dets)
+    for i, cut in swap:
+        out[i] = either(dets[i], cut)
+    return out
+
+
+def either(first: TileDetection, second: TileDetection) -> TileDetection:
+    """``first`` read as whichever of two cuts names each class more surely: per class the
+    larger probability of the two top-k lists, best first (``first``'s quad and flag kept).
+
+    The plan's cut is no certainty (its called tile is a guess from the shape); where the
+    two cuts disagree, each class keeps its better evidence and the hand decides.
+    """
+    best: dict[str, float] = dict(first.alternatives)
+    for name, p in second.alternatives:
+        best[name] = max(best.get(name, 0.0), p)
+    ranked = tuple(sorted(best.items(), key=lambda kv: -kv[1]))[:len(first.alternatives)]
+    return replace(first, label=label_of(ranked[0][0]), confidence=ranked[0][1],
+                   alternatives=ranked)
+
+
+def cut_differently(det: TileDetection, framed: TileDetection, sideways: bool) -> bool:
+    """Whether cutting ``framed`` (turned ``sideways``) gives another crop than ``det``'s:
+    corners a quarter round, or the flag changed (half a turn round the classifier reads
+    alike: tiles lie either way up)."""
+    if det.sideways != sideways:
+        return True
+    old, new = np.asarray(det.quad), np.asarray(framed.quad)
+    return not (np.array_equal(old, new) or np.array_equal(np.roll(old, 2, axis=0), new))
+
+
+__all__ = ["Cuts", "MAX_OTHER_CUTS", "as_laid", "called", "cut_differently", "either", "other_cuts"]
