@@ -252,6 +252,9 @@ def test_profiles_without_inks_still_load_and_read(tmp_path):
     with np.load(tmp_path / "myset.npz") as f:
         arrays = {k: f[k] for k in f.files if k != "inks"}
     np.savez(tmp_path / "myset.npz", **arrays)
+    head = json.loads((tmp_path / "myset.json").read_text())
+    del head["adjust"]["none_from_set"]          # nor did their settings name it
+    (tmp_path / "myset.json").write_text(json.dumps(head))
     old = store.load(tmp_path, "myset")
     names = ["1m", "5z"]
     probs = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
