@@ -32,6 +32,10 @@ class LyingConfig:
     seen at 30-40 degrees: about 2)."""
     any_group: bool = True
     """Also guess a called tile in groups that do not lie flat (ranked as doubted)."""
+    most_upright: bool = True
+    """Measure against the most upright group of two or more columns (the standing hand,
+    however few its tiles: four concealed tiles beside three melds lying flat) rather than
+    the longest."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -59,14 +63,17 @@ def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
              cfg: LyingConfig = DEFAULT_LYING) -> RowPose:
     """The pose of each group of a row (``ext``: float ``(N, 4)`` extents in the hand's frame).
 
-    Each column is measured by its first tile; the reference is the longest group (the
-    concealed tiles, as a hand holds more tiles than any meld).
+    Each column is measured by its first tile; the reference is the most upright group of
+    two or more columns (`LyingConfig.most_upright`), else the longest group (the concealed
+    tiles, as a hand holds more tiles than any meld).
     """
     if not groups:
         return RowPose((), (), ())
     aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
     per = [np.asarray([aspect[c[0]] for c in g]) for g in groups]
     ref = median(per[int(np.argmax([len(g) for g in groups]))])
+    if cfg.most_upright:
+        ref = min((median(a) for a in per if len(a) >= 2), default=ref)
     lying = tuple(bool(median(a) >= cfg.flat_ratio * ref) for a in per)
     squat = tuple(tuple(int(k) for k in np.argsort(-a, kind="stable")) for a in per)
     return RowPose(lying, squat, tuple(len(g) for g in groups))

@@ -11,10 +11,10 @@ import pytest
 from agari.engine import Rules, WinContext
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
-from agari.vision.layout import analyse_layout
+from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_geometry import HandFrame
 from agari.vision.layout_inline import in_line
-from agari.vision.layout_lying import RowPose, called_variants, group_guesses
+from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, group_guesses
 from agari.vision.reading import read_hand
 from agari.vision.reading_checks import Situation
 from agari.vision.reading_implied import DEFAULT_IMPLIED, mate_names, with_implied
@@ -76,6 +76,18 @@ def test_a_meld_lying_flat_by_a_standing_hand_is_a_meld() -> None:
     assert [m.detections for m in plan.melds] == [tuple(group)]
     assert plan.melds[0].sideways_index == 1  # the squattest column is taken as called
     assert len(plan.concealed) == 10 and plan.win == group[0] - 1
+
+
+def test_melds_lying_flat_beside_fewer_standing_tiles_are_melds() -> None:
+    # Four melds' worth of tiles lying flat outnumber the standing hand's four: the standing
+    # group, not the longest, says what upright looks like.
+    melds = [(f"{n}z", 1.2 * W if k == 1 else W, 0.4 * H) for n in (5, 6, 7) for k in range(3)]
+    dets, group = hand_with_group(melds, concealed="66m88p", win="")
+    plan = analyse_layout(dets)[0]
+    assert [m.detections for m in plan.melds] == [tuple(group[k:k + 3]) for k in (0, 3, 6)]
+    assert [m.sideways_index for m in plan.melds] == [1, 1, 1]
+    longest = replace(DEFAULT_LAYOUT, lying=LyingConfig(most_upright=False))
+    assert not analyse_layout(dets, config=longest)[0].melds
 
 
 def test_a_standing_group_apart_reads_as_concealed_first_and_as_a_meld_after() -> None:
