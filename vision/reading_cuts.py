@@ -8,23 +8,25 @@ guess which tile of a meld is the called one (its squattest, `layout_lying`),
 but one reading per detection cannot serve both guesses: the plan that calls
 the tile would read the upright cut's 6s and find no set.
 
-So every tile that some plan lays otherwise than it was cut is read once more,
-cut as that plan lays it (`other_cuts`), and each plan is read with each of its
-tiles cut its own way (`as_laid`). Which plan wins is decided by the reading, as
-always: a pon 8p 8p 8p read from the right cuts beats a row that holds no set.
+So every meld tile that some plan lays otherwise than it was cut is read once
+more, cut as that plan lays it (`other_cuts`). A plan that lays the tile so reads
+it by both cuts where they name different tiles, each class at its better cut
+(`as_laid`, `either`): the plan's guess of the called tile is no certainty, so the
+cut it implies adds evidence rather than replacing it. Which plan wins is decided
+by the reading, as always: a pon 8p 8p 8p read from the right cut beats a row that
+holds no set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
-from agari.vision.detection import TileDetection, label_of
+from agari.vision.detection import Classify, TileDetection, label_of
 from agari.vision.layout import LayoutPlan
 from agari.vision.layout_frame import aligned
 
-Classify = Callable[[np.ndarray, Sequence[TileDetection]], Sequence[TileDetection]]
 Cuts = Mapping[tuple[int, bool], TileDetection]
 """``(detection index, sideways)`` -> the tile's reading cut that way."""
 
