@@ -29,7 +29,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from agari.engine.errors import NoTiles
-from agari.engine.hand import SOURCES
 from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection
 from agari.vision.layout_extras import ExtrasConfig, find_extras
@@ -53,8 +52,16 @@ from agari.vision.layout_geometry import (
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
 from agari.vision.layout_inline import InlineConfig, in_line, straddling
-from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, lying_doubt, row_pose
+from agari.vision.layout_lying import (
+    LyingConfig,
+    RowPose,
+    called_variants,
+    joined_groups,
+    lying_doubt,
+    row_pose,
+)
 from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
+from agari.vision.layout_plan import LayoutPlan, MeldPlace
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -87,89 +94,6 @@ MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
 """Tiles in a waiting and a complete hand, each meld counted as three."""
-
-
-@dataclass(frozen=True, slots=True)
-class MeldPlace:
-    """Where one meld lies: its columns (detection indices) and which column is sideways.
-
-    Attributes:
-        kind: ``open`` (chi, pon or open kan: decided by the tiles), ``added_kan``
-            (加槓: a stacked pair of sideways tiles) or ``closed_kan`` (暗槓).
-        columns: detection indices per column, left to right; each column lists
-            its tiles nearest the player first (two for an added kan's stack).
-        sideways_index: the column lying sideways (None for a closed kan).
-        hidden: columns showing their backs (a closed kan's two).
-    """
-
-    kind: str
-    columns: tuple[tuple[int, ...], ...]
-    sideways_index: int | None = None
-    hidden: tuple[int, ...] = ()
-
-    @property
-    def detections(self) -> tuple[int, ...]:
-        """Every detection index of the meld, column by column."""
-        return tuple(i for col in self.columns for i in col)
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        """The face-up detections, left to right (a closed kan shows two)."""
-        return tuple(i for k, col in enumerate(self.columns) if k not in self.hidden for i in col)
-
-    @property
-    def source(self) -> str | None:
-        """Who discarded the called tile, from the sideways tile's position."""
-        if self.sideways_index is None:
-            return None
-        if self.sideways_index == 0:
-            return SOURCES[0]
-        return SOURCES[2] if self.sideways_index == len(self.columns) - 1 else SOURCES[1]
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutPlan:
-    """One reading of the photo's geometry; detection indices name the tiles.
-
-    Attributes:
-        frame: the hand's axes and tile size.
-        concealed: the concealed tiles left to right (without the winning tile).
-        win: the winning tile set apart, or None when none is seen.
-        melds: the melds left to right.
-        dora, ura: indicator tiles left to right.
-        others: everything else (other tiles on the table, dead-wall backs, non-tiles).
-        flipped: the frame was turned round (the hand seen from the other side).
-        notes: what the analyser assumed, for the user.
-        apart: a tile set apart yet read as a concealed one (a waiting hand shows no
-            winning tile), or None.
-    """
-
-    frame: HandFrame
-    concealed: tuple[int, ...]
-    win: int | None = None
-    melds: tuple[MeldPlace, ...] = ()
-    dora: tuple[int, ...] = ()
-    ura: tuple[int, ...] = ()
-    others: tuple[int, ...] = ()
-    flipped: bool = False
-    notes: tuple[str, ...] = ()
-    apart: int | None = None
-
-    @property
-    def size(self) -> int:
-        """Hand size counting each meld as three: 14 complete, 13 waiting."""
-        return len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
-
-    def role_of(self) -> dict[int, str]:
-        """Detection index → role name (``concealed``, ``win``, ``meld 1``, ``dora``, ``ura``)."""
-        roles = {i: "concealed" for i in self.concealed}
-        if self.win is not None:
-            roles[self.win] = "win"
-        for k, m in enumerate(self.melds):
-            roles.update({i: f"meld {k + 1}" for i in m.detections})
-        roles.update({i: "dora" for i in self.dora})
-        roles.update({i: "ura" for i in self.ura})
-        return roles
 
 
 def is_tile(det: TileDetection) -> bool:
@@ -280,9 +204,7 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
         groups = split_by_gaps(cols, ext, group_limit(
             cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
             relative=config.relative_gap))
-        side = sideways_flags(dets, ext, groups, config.geometry)
-        seen.append((f, turned, cols, [row_tokens(g, dets, side) for g in groups],
-                     row_pose(groups, ext, config.lying)))
+        seen.append((f, turned, cols, *_tokens_and_pose(dets, ext, groups, config)))
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
         for k, (f, turned, cols, tokens, pose) in enumerate(seen):
@@ -310,6 +232,21 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
     faces = tuple(i for i in order if not side[i] and not is_face_down(dets[i]))
     note = "could not tell concealed tiles from melds; read every upright face as concealed"
     return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
+
+
+def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
+                     config: LayoutConfig) -> tuple[list[str], RowPose]:
+    """Each group's tokens and the row's pose, groups of melds parted in the wrong place
+    joined (`layout_lying.joined_groups`)."""
+    for _ in range(2):
+        side = sideways_flags(dets, ext, groups, config.geometry)
+        tokens = [row_tokens(g, dets, side) for g in groups]
+        pose = row_pose(groups, ext, config.lying)
+        if config.lying.join_groups and (joined := joined_groups(groups, tokens, pose)):
+            groups = joined
+            continue
+        break
+    return tokens, pose
 
 
 def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],

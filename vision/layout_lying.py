@@ -32,6 +32,12 @@ class LyingConfig:
     seen at 30-40 degrees: about 2)."""
     any_group: bool = True
     """Also guess a called tile in groups that do not lie flat (ranked as doubted)."""
+    cut_first: bool = True
+    """Also guess called tiles meld by meld (`chunk_guesses`) in melds-only groups that lie
+    flat or show a called tile of their own."""
+    join_groups: bool = True
+    """Join a melds-only group of five columns with the melds-only group after it
+    (`joined_groups`)."""
     most_upright: bool = True
     """Measure against the most upright group of two or more columns (the standing hand,
     however few its tiles: four concealed tiles beside three melds lying flat) rather than
@@ -40,6 +46,8 @@ class LyingConfig:
 
 DEFAULT_LYING = LyingConfig()
 
+MAX_CHUNK_GUESSES = 3
+"""Guesses per group from cutting it into melds first (`chunk_guesses`), at most."""
 MAX_GUESSED = 3
 """Groups given a guessed called tile at once, at most (four melds fill a hand)."""
 
@@ -79,12 +87,14 @@ def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
     return RowPose(lying, squat, tuple(len(g) for g in groups))
 
 
-def group_guesses(tokens: str, squat: tuple[int, ...]) -> list[str]:
+def group_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = False
+                  ) -> list[str]:
     """A group's tokens with called tiles guessed, for each number of melds it can hold.
 
     A group of ``n`` columns holds between ``ceil(n / 4)`` and ``floor(n / 3)`` melds, each
     with one called tile: those it does not show are guessed at its squattest upright
-    columns. Groups with backs (a closed kan, a wall) are left alone.
+    columns. Groups with backs (a closed kan, a wall) are left alone. With ``cut_first``,
+    the guesses of `chunk_guesses` follow.
     """
     if set(tokens) - {"P", "S", "K"}:
         return []
@@ -96,7 +106,52 @@ def group_guesses(tokens: str, squat: tuple[int, ...]) -> list[str]:
         if 0 < need <= len(upright):
             called = set(upright[:need])
             out.append("".join("S" if k in called else t for k, t in enumerate(tokens)))
-    return out
+    if not cut_first:
+        return out
+    return out + [v for v in chunk_guesses(tokens, squat) if v not in out]
+
+
+def chunk_guesses(tokens: str, squat: tuple[int, ...], *, limit: int = MAX_CHUNK_GUESSES
+                  ) -> list[str]:
+    """A group's tokens cut into melds of three or four columns, each meld that shows no
+    called tile given one at its own squattest upright column; likeliest first (the
+    guessed columns squattest in the group), at most ``limit``.
+
+    Guessing at the group's squattest columns alone can put two called tiles in one meld
+    and none in another (a called tile foreshortened less than its neighbours); cut first,
+    every guess lands in a meld that needs one.
+    """
+    if set(tokens) - {"P", "S", "K"}:
+        return []
+    rank = {k: r for r, k in enumerate(squat)}
+    shown = sum(t in "SK" for t in tokens)
+    found: dict[str, int] = {}
+    for widths in _meld_widths(len(tokens)):
+        out, cost, start = list(tokens), 0, 0
+        for w in widths:
+            part = range(start, start + w)
+            seen = sum(tokens[k] in "SK" for k in part)
+            if seen > 1:
+                break
+            if seen == 0:
+                k = min(part, key=lambda k: rank[k])
+                out[k], cost = "S", cost + rank[k]
+            start += w
+        else:
+            text = "".join(out)
+            # No more called tiles guessed than seen: a row of upright tiles cut into melds
+            # on no evidence reads a hand seen from across as four melds.
+            if text != tokens and sum(t in "SK" for t in text) <= 2 * shown:
+                found[text] = min(cost, found.get(text, cost))
+    return sorted(found, key=lambda t: found[t])[:limit]
+
+
+def _meld_widths(n: int) -> list[tuple[int, ...]]:
+    """Every way to lay ``n`` columns out as melds of three or four, left to right."""
+    if n == 0:
+        return [()]
+    return [(w, *rest) for w in (MELD_WIDTH, MELD_WIDTH + 1) if w <= n
+            for rest in _meld_widths(n - w)]
 
 
 def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT_LYING
@@ -119,8 +174,10 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
         meld_sized = len(t) in (MELD_WIDTH, MELD_WIDTH + 1) and set(t) == {"P"}
         if g in bound:
             k = bound[g]
+            # Cut into melds first where the group lies flat or shows a called tile itself.
+            cut_first = cfg.cut_first and (pose.lying[g] or any(c in "SK" for c in t[k:]))
             per[g] = [t[:k] + v for v in group_guesses(t[k:], tuple(
-                j - k for j in pose.squat[g] if j >= k))]
+                j - k for j in pose.squat[g] if j >= k), cut_first=cut_first)]
         elif g > 0 and cfg.any_group and meld_sized:
             per[g] = group_guesses(t, pose.squat[g])
     per = {g: v for g, v in per.items() if v}
@@ -132,6 +189,33 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
         doubted = frozenset() if g in bound else frozenset({g})
         out += [(tokens[:g] + [v] + tokens[g + 1:], doubted) for v in options]
     return out
+
+
+UNFILLABLE = 5
+"""Columns no number of melds fills (three or four columns each) that a gap could have split
+off: a melds-only group of five is two melds parted in the wrong place."""
+
+
+def joined_groups(groups: list[list[list[int]]], tokens: list[str], pose: RowPose
+                  ) -> list[list[list[int]]] | None:
+    """The row's groups with each melds-only group of five columns that shows a called tile
+    joined with the melds-only group after it (gaps between melds laid side by side are
+    narrow and a foreshortened called tile can open one where none is); None when none is."""
+    bound = _melds_only(tokens, pose)
+    out, text, start = [list(groups[0])], [tokens[0]], [bound.get(0)]
+    for g in range(1, len(groups)):
+        k = start[-1]
+        part = text[-1][k:] if k is not None else ""
+        # Only a group that shows a called tile of its own: one that follows a called tile
+        # the locator made up (a tilted tile flagged sideways) is no meld at all.
+        if len(part) == UNFILLABLE and ("S" in part or "K" in part) and bound.get(g) == 0:
+            out[-1] = out[-1] + list(groups[g])
+            text[-1] += tokens[g]
+            continue
+        out.append(list(groups[g]))
+        text.append(tokens[g])
+        start.append(bound.get(g))
+    return out if len(out) < len(groups) else None
 
 
 def _melds_only(tokens: list[str], pose: RowPose) -> dict[int, int]:
@@ -167,5 +251,5 @@ def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int]) -> int
     return len(doubted) + len(hidden) + beyond
 
 
-__all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "called_variants", "group_guesses",
-           "lying_doubt", "row_pose"]
+__all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "UNFILLABLE", "called_variants",
+           "chunk_guesses", "group_guesses", "joined_groups", "lying_doubt", "row_pose"]

@@ -14,7 +14,14 @@ from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_geometry import HandFrame
 from agari.vision.layout_inline import in_line
-from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, group_guesses
+from agari.vision.layout_lying import (
+    LyingConfig,
+    RowPose,
+    called_variants,
+    chunk_guesses,
+    group_guesses,
+    joined_groups,
+)
 from agari.vision.reading import read_hand
 from agari.vision.reading_checks import Situation
 from agari.vision.reading_implied import DEFAULT_IMPLIED, mate_names, with_implied
@@ -106,6 +113,25 @@ def test_a_standing_group_past_a_tile_set_apart_reads_as_a_meld_first() -> None:
     assert any(not p.melds and set(group) <= set(p.concealed) for p in plans[1:])
 
 
+@pytest.mark.parametrize("tokens, lying, joined", [
+    # Two melds parted after their fifth column: the five and what follows are one group.
+    (["PPPP", "SPPPP", "PPPPPPP"], (False, False, False), [[0], [1, 2]]),
+    (["PP", "PSPPPP", "PPPP"], (False, False, False), [[0], [1, 2]]),  # from the called tile
+    (["PPPP", "SPPPPP", "PPPPPP"], (False, False, False), None),  # six: two melds
+    (["PPPPPPPPPP", "PPPPP"], (False, False), None),              # concealed tiles may be five
+    # Five upright tiles after a called tile, showing none of their own: the called tile
+    # may be a tilted concealed one (a real photo turned 7 degrees read so).
+    (["P", "PPSP", "PPPPP", "PPP"], (False,) * 4, None),
+])
+def test_melds_parted_in_the_wrong_place_are_joined(tokens, lying, joined) -> None:
+    groups = [[[k] for k in range(len(t))] for t in tokens]  # one column per tile
+    pose = RowPose(lying, tuple(tuple(range(len(t))) for t in tokens),
+                   tuple(len(t) for t in tokens))
+    got = joined_groups(groups, tokens, pose)
+    assert got == (None if joined is None else
+                   [[c for g in part for c in groups[g]] for part in joined])
+
+
 @pytest.mark.parametrize("tokens, lying, expected", [
     (["PPPPPPPPPP", "P", "PPP"], (False, False, True), [["PPPPPPPPPP", "P", "PSP"]]),
     (["PPPPPPP", "PPP", "PPPP"], (False, True, True),
@@ -117,7 +143,7 @@ def test_a_standing_group_past_a_tile_set_apart_reads_as_a_meld_first() -> None:
     (["PPPPPPPPPP", "BPPB"], (False, True), []),              # a closed kan
     # Standing, but from the row's first called tile on melds only: thirteen columns hold
     # four melds, two called tiles shown.
-    (["PPPSPPPPPPPPSPPP"], (False,), [["PPPSPPPSPPPSSPPP"]]),
+    (["PPPSPPPPPPPPSPPP"], (False,), [["PPPSPPPSPPPSSPPP"], ["PPPSPPPSPPPPSSPP"]]),
 ])
 def test_called_variants(tokens, lying, expected) -> None:
     # Squattest columns: the second of three, the third of four, the sixth of seven.
@@ -140,6 +166,27 @@ def test_called_variants(tokens, lying, expected) -> None:
 ])
 def test_group_guesses(tokens, squat, expected) -> None:
     assert group_guesses(tokens, squat) == expected
+
+
+SQUAT_12 = (0, 8, 9, 1, 11, 10, 4, 2, 6, 7, 5, 3)
+
+
+@pytest.mark.parametrize("tokens, squat, expected", [
+    # Four melds touching, two called tiles seen; the called tile of the second meld is
+    # only the seventh squattest column: guessed at the group's squattest columns, two
+    # called tiles fall in one meld; cut into melds first, each guess lands in its own.
+    ("SPPPPPPPSPPP", SQUAT_12, ["SPPPSPPPSPPP", "SPPPSPPPSSPP"]),
+    ("SPPSPPSPP", tuple(range(9)), []),                   # every meld shows its called tile
+    ("PPPPPPPPP", tuple(range(9)), []),                   # none seen: no more guessed
+    ("SPPPP", tuple(range(5)), []),                       # five columns are no melds
+])
+def test_chunk_guesses(tokens, squat, expected) -> None:
+    assert chunk_guesses(tokens, squat) == expected
+
+
+def test_group_guesses_cut_first_follow_the_squattest() -> None:
+    assert group_guesses("SPPPPPPPSPPP", SQUAT_12, cut_first=True) == [
+        "SPPPPPPPSSPP", "SSPPPPPPSSPP", "SPPPSPPPSPPP", "SPPPSPPPSSPP"]
 
 
 def test_melds_after_a_called_tile_get_the_called_tiles_they_hide() -> None:
