@@ -32,10 +32,22 @@ ROW_ASPECT = 0.5
 """A region thinner than this (short over long side) is a single row of tiles."""
 
 
-def rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int) -> Frame:
-    """Warp a region upright: by its outline's four corners when it has them (a row or
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a region's frame lies, before any pixel is warped: image → frame homography,
+    the frame's pixel size and the region's extent in it."""
+
+    to_frame: np.ndarray  # float64 (3, 3)
+    size: tuple[int, int]  # (width, height) of the frame images
+    width: float  # box side along the frame's x
+    height: float
+
+
+def place(contour: np.ndarray, rect: tuple, pad: int) -> Placement:
+    """The frame of a region: by its outline's four corners when it has them (a row or
     a tray seen in perspective becomes a rectangle, its seams upright), else by its
-    min-area box."""
+    min-area box. Cheap: the splitter asks it first whether the region is long enough
+    to cut at all, and warps (`rectify`) only those that are."""
     (cx, cy), (w, h), ang = rect
     t = math.radians(ang)
     cos, sin = math.cos(t), math.sin(t)
@@ -54,13 +66,22 @@ def rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int) -> Fra
         fw, fh = int(math.ceil(w)) + 2 * pad, int(math.ceil(h)) + 2 * pad
         dst = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]])
         to_frame = cv2.getPerspectiveTransform(np.float32(corners), dst).astype(np.float64)
+    return Placement(to_frame, (fw, fh), float(w), float(h))
+
+
+def rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int,
+            placed: Placement | None = None) -> Frame:
+    """Warp a region upright into its frame (`place`; ``placed``: its result, when the
+    caller has it)."""
+    placed = place(contour, rect, pad) if placed is None else placed
+    to_frame, (fw, fh) = placed.to_frame, placed.size
     g = cv2.warpPerspective(gray, to_frame, (fw, fh), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
     pts = cv2.perspectiveTransform(contour.reshape(-1, 1, 2).astype(np.float64), to_frame)
     mask = np.zeros((fh, fw), np.uint8)
     cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
     g = g if g.dtype == np.uint8 else g.astype(np.float32)
-    return Frame(to_frame, g, mask, float(w), float(h))
+    return Frame(to_frame, g, mask, placed.width, placed.height)
 
 
 def _corners(contour: np.ndarray, m: np.ndarray) -> np.ndarray | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from agari.vision.frames import Frame, cut, rectify
+from agari.vision.frames import Frame, cut, place, rectify
 from agari.vision.quads import fit_quad
 from agari.vision.seams import (
     band_centre,
@@ -163,7 +163,10 @@ def split_region(
             continue
         if cuts > 2 * cfg.max_tiles:
             continue
-        frame = rectify(gray, c, rect, cfg.pad)
+        placed = place(c, rect, cfg.pad)
+        if not _cuttable(placed.width, placed.height, size, cfg):
+            continue  # no side to cut across (`_plan` would find none): spare the warp
+        frame = rectify(gray, c, rect, cfg.pad, placed)
         plan = _plan(frame, size, cfg)
         if plan is None:
             continue
@@ -171,6 +174,11 @@ def split_region(
         for part in cut(frame, axis, positions):
             stack.append((part, min(seam, strength), cuts + 1))
     return out
+
+
+def _cuttable(width: float, height: float, size: TileSize, cfg: SplitConfig) -> bool:
+    """Whether either side of a frame is long enough for `_plan` to cut across."""
+    return max(width, height) >= cfg.min_cut_length * size.short
 
 
 def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
