@@ -184,11 +184,15 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
         out.append(LayoutPlan(plan.frame, plan.concealed, win, plan.melds, extras.dora,
                               extras.ura, tuple(others), plan.flipped, notes, plan.apart))
         if plan.win is None and extras.win is not None:
-            # A lone tile near the hand's end may be a pond's or wall's: the waiting hand
-            # without it stays a (less likely) plan, for the reading to weigh.
-            spare.append(LayoutPlan(plan.frame, plan.concealed, None, plan.melds, extras.dora,
-                                    extras.ura, tuple(sorted({*others, extras.win})),
-                                    plan.flipped, plan.notes, plan.apart))
+            # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
+            # the waiting hand without it stays a (less likely) plan, for the reading to
+            # weigh, with the indicators found as if that tile were none of the hand's.
+            alone = find_extras(dets, ext, plan.frame, rest, plan, hand_row, config.extras,
+                                lone_win=False)
+            others = sorted(set(leftover) | set(alone.others) | set(not_tiles))
+            spare.append(LayoutPlan(plan.frame, plan.concealed, None, plan.melds, alone.dora,
+                                    alone.ura, tuple(others), plan.flipped, plan.notes,
+                                    plan.apart))
     return out + spare
 
 

@@ -48,6 +48,9 @@ WALL_LIKE = re.compile(r"B+P{1,5}B+|B{2,}P{1,5}|P{1,5}B{2,}")
 more (the last stacks unseen or lost by the locator). Tuning renders: 4 scenes' dora more
 right with this rule than without, none lost; 3 with backs on both sides required."""
 
+MELD_COLUMNS = 3
+"""Columns of the smallest meld: a called tile lies in a group of at least this many."""
+
 
 @dataclass(frozen=True, slots=True)
 class ExtrasConfig:
@@ -139,14 +142,17 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             # A wall holds no called tile: its faces are indicators however wide they look
             # (lying on a stack, seen obliquely), as long as they lie in its line.
             wall = WALL_LIKE.fullmatch(_tokens(group, dets)) is not None
-            faces = tuple(i for i in ids if not is_face_down(dets[i]) and (wall or not side[i]))
+            # Nor does a group of fewer columns than a meld: of two tiles one is always the
+            # wider (an indicator beside a dead-wall stack boxed a little wide).
+            loose = wall or len(group) < MELD_COLUMNS
+            faces = tuple(i for i in ids if not is_face_down(dets[i]) and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
-            called = 0 if wall else sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
+            called = 0 if loose else sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
             out.append(_Group(faces, backs, called, span, height, frame.along))
     return out
 
@@ -231,7 +237,8 @@ def _distance(span: tuple[float, float, float, float],
 
 
 def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, rest: list[int],
-                plan: LayoutPlan, row: list[int], cfg: ExtrasConfig) -> Extras:
+                plan: LayoutPlan, row: list[int], cfg: ExtrasConfig, *,
+                lone_win: bool = True) -> Extras:
     """Dora, ura and a lone winning tile among the tiles outside the hand's row.
 
     Args:
@@ -242,19 +249,22 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
         plan: the hand's `LayoutPlan` (its concealed tiles, win and melds).
         row: indices of the hand's row.
         cfg: thresholds.
+        lone_win: look for a winning tile lying apart (off: every tile outside the row may
+            be an indicator, as in the waiting hand read without that tile).
     """
     h = ext[row]
     hand = (float(h[:, 0].min()), float(h[:, 1].max()), float(h[:, 2].min()), float(h[:, 3].max()))
     groups = _groups(dets, rest, ext, cfg)
     notes: list[str] = []
     win = None
-    if plan.win is None and plan.size == 13:
+    if lone_win and plan.win is None and plan.size == 13:
         win = _lone_win(groups, ext, plan, frame, cfg)
         if win is not None:
             groups = [g for g in groups if g.faces != (win,)]
             notes.append("the winning tile lies apart from the hand")
     near = [g for g in groups if g.indicator_like and _near(g, hand, frame, cfg)
             and not _in_pond(g, groups, cfg)]
+    near += _paired_dora(groups, near, hand, frame, cfg)
     dora_group, ura_group = _indicators(near, hand, frame, cfg)
     used: set[int] = set()
     dora: tuple[int, ...] = ()
@@ -267,6 +277,23 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
         used |= set(ura_group.faces)
     others = tuple(i for i in rest if i not in used and i != win)
     return Extras(dora, ura, win, others, tuple(notes))
+
+
+def _paired_dora(groups: list[_Group], near: list[_Group],
+                 hand: tuple[float, float, float, float], frame: HandFrame,
+                 cfg: ExtrasConfig) -> list[_Group]:
+    """Loose groups farther off (or closer to a pond) than indicators may lie, whose ura lie
+    near the hand: a dora row with its ura row just below it, as many tiles in each, is the
+    indicators however far the dora lie (the ura row's width before it) or what lies behind
+    them. Without this the near ura row was read as the dora."""
+    out = []
+    for g in groups:
+        if g in near or g.backs or not g.indicator_like or not _near(g, hand, frame, replace(
+                cfg, max_gap=math.inf)):
+            continue
+        if any(_ura_of(g, u, cfg) and not _ura_of(u, g, cfg) for u in near if not u.backs):
+            out.append(g)
+    return out
 
 
 def _lone_win(groups: list[_Group], ext: np.ndarray, plan: LayoutPlan, frame: HandFrame,

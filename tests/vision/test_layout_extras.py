@@ -116,3 +116,34 @@ def test_a_dead_wall_parted_by_gaps_between_its_stacks_is_one_wall() -> None:
             *_row(laid, [BACK], 5.8 * W, DORA_V)]
     plan = analyse_layout(laid.dets)[0]
     assert plan.dora == (wall[2], wall[3])
+
+
+def test_a_tile_beside_one_back_is_the_dora_however_wide() -> None:
+    # A dead-wall stack and its indicator, the indicator boxed wider than the back; a loose
+    # tile a tile's width off lends them a meld's company of columns. Two columns are no
+    # meld, so the wide one is no called tile.
+    laid = lay_out(**HAND)
+    wide, _ = _row(laid, ["4p", BACK], DORA_U, DORA_V, wide=0)
+    _row(laid, ["7s"], DORA_U + (H + W) * 1.03 + W, DORA_V)
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == (wide,)
+
+
+def test_a_dora_row_farther_off_than_indicators_lie_is_read_with_its_ura_below() -> None:
+    # The dora lie beyond `ExtrasConfig.max_gap` of their heights; their ura, just below
+    # them and nearer the hand, are within it. Alone the ura row would be read as the dora.
+    laid = lay_out(**HAND, dora="4p3m", ura="9s1z", dora_at=(3.0, 5.8))
+    plan = analyse_layout(laid.dets)[0]
+    assert plan.dora == tuple(i for i, r in enumerate(laid.roles) if r == "dora")
+    assert plan.ura == tuple(i for i, r in enumerate(laid.roles) if r == "ura")
+
+
+def test_a_lone_tile_taken_for_the_winning_tile_may_be_the_waiting_hands_dora() -> None:
+    # Thirteen concealed tiles and a dora near the row's end, within a winning tile's reach:
+    # the plan that reads the hand as waiting (no winning tile shown) reads it as the dora.
+    laid = lay_out("123m456p789s1122z", dora="4p", dora_at=(13.5, 1.3))
+    (i,) = _dora_of(laid)
+    plans = analyse_layout(laid.dets)
+    assert plans[0].win == i and plans[0].dora == ()
+    waiting = [p for p in plans if p.win is None]
+    assert waiting and all(p.dora == (i,) for p in waiting)
