@@ -147,3 +147,11 @@ def test_a_lone_tile_taken_for_the_winning_tile_may_be_the_waiting_hands_dora() 
     assert plans[0].win == i and plans[0].dora == ()
     waiting = [p for p in plans if p.win is None]
     assert waiting and all(p.dora == (i,) for p in waiting)
+
+
+def test_ura_a_tile_height_below_the_dora_are_still_their_ura() -> None:
+    laid = lay_out(**HAND, dora="4p", dora_at=(3.0, 4.0))
+    (i,) = _dora_of(laid)
+    (j,) = _row(laid, ["9s"], DORA_U, 2.0 * H)  # a gap of 1.0 tile heights below the dora
+    plan = analyse_layout(laid.dets)[0]
+    assert (plan.dora, plan.ura) == ((i,), (j,))
