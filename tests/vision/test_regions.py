@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from agari.vision.regions import (
     LevelConfig,
+    LevelContours,
     MapConfig,
     back_map,
     face_map,
@@ -155,3 +156,17 @@ def test_maps_equal_their_float_formulas(cfg: MapConfig) -> None:
                                                   min_valid=min_valid),
                                           _float_ink(gray, cfg, darkness, min_valid))
 
+
+
+@pytest.mark.parametrize("kind", ["uniform", "plates", "dark"])
+def test_level_contours_trace_what_the_whole_level_holds(kind: str) -> None:
+    # Each level is traced only inside the box around its pixels: the same contours.
+    score = _map(5, kind)
+    traced = LevelContours(score)
+    opened = cv2.morphologyEx(score, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    for t in (-1.0, 0.0, 10.5, 99.0, 127.5, 200.0, float(score.max()), 254.5, 300.0):
+        _, binary = cv2.threshold(opened, t, 1, cv2.THRESH_BINARY)
+        want, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        got = traced.at(t)
+        assert [c.tobytes() for c in got] == [c.tobytes() for c in want]
+        assert all(c.dtype == np.int32 and c.shape[1:] == (1, 2) for c in got)
