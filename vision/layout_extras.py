@@ -294,9 +294,16 @@ def _paired_dora(groups: list[_Group], near: list[_Group],
         if g in near or g.backs or not g.indicator_like or not _near(g, hand, frame, replace(
                 cfg, max_gap=math.inf)):
             continue
-        if any(_ura_of(g, u, cfg) and not _ura_of(u, g, cfg) for u in near if not u.backs):
+        if any(_ura_of(g, u, cfg) and not _ura_of(u, g, cfg) and _alike(g, u)
+               for u in near if not u.backs):
             out.append(g)
     return out
+
+
+def _alike(a: _Group, b: _Group, ratio: float = 1.5) -> bool:
+    """Tiles of about one size across the row: two rows lying side by side, seen alike (a
+    discard far behind the dora, smaller and flatter, is no dora with them for its ura)."""
+    return max(a.height, b.height) <= ratio * max(min(a.height, b.height), 1.0)
 
 
 def _lone_win(groups: list[_Group], ext: np.ndarray, plan: LayoutPlan, frame: HandFrame,

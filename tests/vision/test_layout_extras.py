@@ -155,3 +155,14 @@ def test_ura_a_tile_height_below_the_dora_are_still_their_ura() -> None:
     (j,) = _row(laid, ["9s"], DORA_U, 2.0 * H)  # a gap of 1.0 tile heights below the dora
     plan = analyse_layout(laid.dets)[0]
     assert (plan.dora, plan.ura) == ((i,), (j,))
+
+
+def test_a_small_flat_tile_far_behind_the_dora_does_not_take_them_for_its_ura() -> None:
+    # A discard lying far off, seen smaller and flatter, just behind a single dora: the dora
+    # are no ura row of that tile (rows lying side by side show tiles of about one size).
+    laid = lay_out(**HAND, dora="4p")
+    (i,) = _dora_of(laid)
+    laid.dets.append(_det("3p", _quad(DORA_U, DORA_V + 1.3 * H, 0.8 * W, 0.4 * H, ORIGIN, 0.0)))
+    laid.roles.append("other")
+    plan = analyse_layout(laid.dets)[0]
+    assert (plan.dora, plan.ura) == ((i,), ())
