@@ -18,6 +18,7 @@ reading stage chooses by the tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 Token = Literal["P", "B", "S", "K"]
@@ -29,6 +30,8 @@ MELD_WIDTH = 3
 """Columns of the narrowest meld."""
 MAX_SEGMENTATIONS = 16
 """Cap on the cuts returned for one row (the reading tries each)."""
+MAX_BRIDGES = 3
+"""Gaps a cut may close at most (`bridged_cuts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,26 +131,54 @@ def segment_row(groups: list[str]) -> list[list[Chunk]]:
 
 
 def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
-    """Cuts with one meld reaching across a gap between two groups.
+    """Cuts with melds reaching across gaps between groups.
 
     A called tile's quad often sits a little off its tile (the locator framed
     part of it, or some table beside it), opening a gap inside its meld: ``PP``
     then ``S`` where the meld is ``PPS``. Each gap beside a group narrower than a
     meld, with a sideways tile next to it, is closed in turn; only the cuts whose
-    meld spans the closed gap are new.
+    meld spans the closed gap are new. Where every such cut leaves the concealed
+    tiles in more than two runs (the hand's and the winning tile's), two or three
+    gaps are closed together (two melds each opened beside its called tile: ``S``,
+    ``PP``, ``PS``, ``P``), each spanned by a meld; cuts with fewer runs come first.
     """
-    out: list[list[Chunk]] = []
-    offset = 0
+    eligible = []
     for g in range(len(groups) - 1):
-        offset += len(groups[g])
         pair = groups[g] + groups[g + 1]
         piece = min(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH
-        if not piece or ("S" not in pair and "K" not in pair):
-            continue
-        merged = groups[:g] + [pair] + groups[g + 2:]
-        out += [cut for cut in segment_row(merged)
-                if any(c.kind != "concealed" and c.start < offset < c.stop for c in cut)]
-    return out[:MAX_SEGMENTATIONS]
+        if piece and ("S" in pair or "K" in pair):
+            eligible.append(g)
+    out: list[tuple[int, int, list[Chunk]]] = []
+    for closed in range(1, min(len(eligible), MAX_BRIDGES) + 1):
+        for gaps in combinations(eligible, closed):
+            out += [(_runs(cut), closed, cut) for cut in _bridged(groups, gaps)]
+        # Concealed tiles lie in one run and the winning tile: more gaps are closed only
+        # while every cut leaves them in more runs (a lone called tile read as concealed).
+        if any(runs <= 2 for runs, *_ in out):
+            break
+    out.sort(key=lambda r: r[:2])
+    return [cut for *_, cut in out[:MAX_SEGMENTATIONS]]
+
+
+def _runs(cut: list[Chunk]) -> int:
+    return sum(c.kind == "concealed" for c in cut)
+
+
+def _bridged(groups: list[str], gaps: tuple[int, ...]) -> list[list[Chunk]]:
+    """The cuts of ``groups`` with the gaps after the groups ``gaps`` closed, each gap
+    spanned by a meld."""
+    merged: list[str] = []
+    at = []  # column offsets of the closed gaps
+    offset = 0
+    for g, tokens in enumerate(groups):
+        if g - 1 in gaps:
+            merged[-1] += tokens
+            at.append(offset)
+        else:
+            merged.append(tokens)
+        offset += len(tokens)
+    return [cut for cut in segment_row(merged)
+            if all(any(c.kind != "concealed" and c.start < x < c.stop for c in cut) for x in at)]
 
 
 def mixed_groups(cut: list[Chunk]) -> int:

@@ -252,6 +252,15 @@ def test_melds_across_one_gap(groups, cuts) -> None:
     assert got == cuts
 
 
+def test_two_melds_each_opened_beside_its_called_tile_are_both_closed() -> None:
+    # Concealed tiles, the winning tile apart, then a pon and a chi each with a gap beside
+    # its called tile: closing one gap alone leaves a called tile read as a concealed one.
+    got = [[(c.kind, c.start, c.stop) for c in cut]
+           for cut in bridged_cuts(["PPPPPPP", "P", "S", "PP", "PS", "P"])]
+    assert got[0] == [("concealed", 0, 7), ("concealed", 7, 8), ("open", 8, 11),
+                      ("open", 11, 14)]
+
+
 RENDERED_SEEDS = (900014, 900022, 900033)
 
 
