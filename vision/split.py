@@ -285,7 +285,7 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
             cost = extra + cfg.width_penalty * abs(math.log(k * b / width))
             steps.append((k, cost))
     slack = int(cfg.end_slack * short / b)
-    best, back = _dp_table(gain, steps, slack, cfg.cut_cost)
+    best, back = _dp_table(gain, _undominated(steps), slack, cfg.cut_cost)
     ends = [i for i in range(max(1, n - slack), n + 1) if back[i] != -1]
     if not ends:
         return None
@@ -299,6 +299,25 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         return None
     cuts.reverse()
     return [peak[c] for c in cuts], [gain[c] for c in cuts]
+
+
+DOMINATED = 1e-9
+"""A step costlier than another of the same length by more than this never scores
+highest: scores are sums of a few hundred terms of order 1, whose rounding is far finer."""
+
+
+def _undominated(steps: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The steps less those that another step of the same length beats outright.
+
+    The upright and sideways widths' lengths overlap (a third of the steps); a
+    step of the same length and a clearly higher cost scores lower at every bin,
+    so it is never the first of the highest-scoring steps `_dp_table` takes:
+    dropping it leaves the table the same, to the bit, at a third less work.
+    """
+    cheapest: dict[int, float] = {}
+    for k, cost in steps:
+        cheapest[k] = min(cost, cheapest.get(k, math.inf))
+    return [(k, cost) for k, cost in steps if cost <= cheapest[k] + DOMINATED]
 
 
 def _dp_table(gain: list[float], steps: list[tuple[int, float]], slack: int, cut_cost: float

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -12,7 +13,14 @@ from agari.vision.proposals import Proposal
 from agari.vision.rows import arrange
 from agari.vision.scale import choose_scale, shrink
 from agari.vision.seams import period as _period
-from agari.vision.split import SplitConfig, TileSize, _dp_cuts, split_region
+from agari.vision.split import (
+    SplitConfig,
+    TileSize,
+    _dp_cuts,
+    _dp_table,
+    _undominated,
+    split_region,
+)
 from agari.vision.verify import edge_support, ink_share
 from locate_factories import add_row, blank
 
@@ -153,3 +161,20 @@ def test_specks_far_smaller_than_the_tiles_are_dropped():
     assert len(kept) == 7
     assert len(speckless) == 6
     assert all(np.asarray(d.quad)[:, 1].max() < 150 for d in speckless)
+
+
+def test_dropping_dominated_steps_leaves_the_dp_table_the_same():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(3, 120))
+        gain = rng.uniform(0, 1, n + 1).round(int(rng.integers(1, 4))).tolist()  # ties too
+        b = float(rng.uniform(3, 9))
+        steps = []
+        for width, extra in ((rng.uniform(20, 60), 0.0), (rng.uniform(30, 80), 0.15)):
+            for k in range(max(1, math.floor(width * 0.72 / b)), math.ceil(width * 1.28 / b) + 1):
+                steps.append((k, extra + 0.5 * abs(math.log(k * b / width))))
+        pruned = _undominated(steps)
+        assert len(pruned) <= len(steps)
+        assert {k for k, _ in pruned} == {k for k, _ in steps}
+        slack = int(rng.integers(0, 3))
+        assert _dp_table(gain, pruned, slack, 0.08) == _dp_table(gain, steps, slack, 0.08)
