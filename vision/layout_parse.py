@@ -18,7 +18,7 @@ reading stage chooses by the tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Literal
 
 Token = Literal["P", "B", "S", "K"]
@@ -32,6 +32,8 @@ MAX_SEGMENTATIONS = 16
 """Cap on the cuts returned for one row (the reading tries each)."""
 MAX_BRIDGES = 3
 """Gaps a cut may close at most (`bridged_cuts`)."""
+MAX_BRIDGE_TRIES = 24
+"""Sets of gaps closed together tried per number of gaps, at most (`bridged_cuts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +152,8 @@ def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
             eligible.append(g)
     out: list[tuple[int, int, list[Chunk]]] = []
     for closed in range(1, min(len(eligible), MAX_BRIDGES) + 1):
-        for gaps in combinations(eligible, closed):
+        # A row split into many pieces would try hundreds of sets of gaps: a few suffice.
+        for gaps in islice(combinations(eligible, closed), MAX_BRIDGE_TRIES):
             out += [(_runs(cut), closed, cut) for cut in _bridged(groups, gaps)]
         # Concealed tiles lie in one run and the winning tile: more gaps are closed only
         # while every cut leaves them in more runs (a lone called tile read as concealed).
