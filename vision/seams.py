@@ -67,12 +67,16 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     # one mean per end zone serve every slope (numpy calls, not pixels, cost most here).
     sheared = np.empty((len(slopes), h, w), np.float32)
     for i, slope in enumerate(slopes):
+        if slope == 0.0:  # upright lines: the warp would copy every pixel where it is
+            sheared[i] = dark
+            continue
         m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
         cv2.warpAffine(dark, m, (w, h), dst=sheared[i],
                        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                        borderMode=cv2.BORDER_REPLICATE)
     # Lines last (contiguous): numpy partitions a contiguous axis far faster.
-    lines = np.ascontiguousarray(sheared[:, rows].transpose(0, 2, 1))
+    picked = sheared if len(rows) == h else sheared[:, rows]  # a short frame reads every row
+    lines = np.ascontiguousarray(picked.transpose(0, 2, 1))
     strength = np.partition(lines, kth, axis=2)[..., kth]
     if cfg.margin_zone:
         ends = np.minimum(sheared[:, :zone].mean(axis=1), sheared[:, h - zone:].mean(axis=1))
