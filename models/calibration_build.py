@@ -30,6 +30,7 @@ from agari.models.calibration_layout import (
     group_rows,
     mismatch_message,
 )
+from agari.models.calibration_mend import mended_bind
 from agari.models.classifier import Predictions, TileClassifier
 from agari.vision.crops import crop_tile
 from agari.vision.detection import TileDetection
@@ -237,7 +238,7 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
     """
     layout = _layout(profile)
     spec = classifier.spec
-    bound = _bind(image, detections, classifier, layout, bind)
+    bound = bind_photo(image, detections, classifier, layout, bind)
     names = [b.name for b in bound]
     plain = np.stack([crop_tile(image, b.detection.quad, sideways=b.detection.sideways,
                                 size=spec.input_size, margin=spec.crop_margin) for b in bound])
@@ -269,16 +270,23 @@ def calibrate_photo(profile: TilesetProfile, image: np.ndarray,
     return updated, report
 
 
-def _bind(image: np.ndarray, detections: Sequence[TileDetection], classifier: TileClassifier,
-          layout: ReferenceLayout, bind: BindConfig) -> tuple[BoundTile, ...]:
-    """Bind the detections; if they do not fit, once more without what the model calls
-    surely not a tile (a patch of table the locator took for one)."""
+def bind_photo(image: np.ndarray, detections: Sequence[TileDetection],
+               classifier: TileClassifier, layout: ReferenceLayout,
+               bind: BindConfig = DEFAULT_BIND) -> tuple[BoundTile, ...]:
+    """Bind the detections to ``layout``; if they do not fit, once more without what the
+    model calls surely not a tile (a patch of table the locator took for one), then with
+    the rows mended (`completed_rows`: rows rejoined, boxes twice on a tile dropped, tiles
+    the locator missed added where the classifier reads the layout's kind there).
+
+    Raises:
+        LayoutMismatch: none of that fits; the message is about the detections as found.
+    """
     try:
         return bind_layout(detections, layout, config=bind)
     except LayoutMismatch as err:
         first = err
-    spec = classifier.spec
     if detections:
+        spec = classifier.spec
         crops = np.stack([crop_tile(image, d.quad, sideways=d.sideways, size=spec.input_size,
                                     margin=spec.crop_margin) for d in detections])
         p_none = classifier.predict(crops).probs[:, spec.class_names.index(NONE)]
@@ -286,6 +294,8 @@ def _bind(image: np.ndarray, detections: Sequence[TileDetection], classifier: Ti
         if len(kept) < len(detections):
             with contextlib.suppress(LayoutMismatch):
                 return bind_layout(kept, layout, config=bind)
+        with contextlib.suppress(LayoutMismatch):
+            return mended_bind(image, kept, classifier, layout, bind=bind)
     raise _explained(first, image, detections, classifier, layout, bind) from None
 
 

@@ -309,9 +309,18 @@ def bind_layout(detections: Sequence[TileDetection], layout: ReferenceLayout, *,
         LayoutMismatch: the rows found do not have the layout's lengths (either
             way up); the message names the rows that are off.
     """
-    rows = group_rows(detections, config=config)
+    return bind_rows(group_rows(detections, config=config), layout)
+
+
+def bind_rows(rows: Sequence[Sequence[TileDetection]], layout: ReferenceLayout,
+              ) -> tuple[BoundTile, ...]:
+    """Bind rows (top row first, each left to right, either way up) to ``layout``.
+
+    Raises:
+        LayoutMismatch: the rows do not have the layout's lengths (see `bind_layout`).
+    """
     want = layout.counts
-    rows = _without_stray_singles(rows, len(want))
+    rows = _without_stray_singles([list(r) for r in rows], len(want))
     found = tuple(len(r) for r in rows)
     if found == want[::-1] and found != want:  # photographed from the far side
         rows = [r[::-1] for r in rows[::-1]]

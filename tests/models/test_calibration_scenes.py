@@ -211,8 +211,12 @@ def layout_camera(rng: np.random.Generator, placements: list[Placement], style: 
 
 def render_layout(seed: int, style: SetStyle, layout: ReferenceLayout = LAYOUT, *,
                   size: tuple[int, int] = (1280, 960), view: LayoutView = LayoutView(),
-                  effects: bool = True) -> tuple[np.ndarray, list]:
+                  effects: bool = True, absent: tuple[int, ...] = ()) -> tuple[np.ndarray, list]:
     """A photo of ``style``'s tiles in the reference layout (see `LayoutView`).
+
+    Args:
+        absent: layout positions (flat indices) left bare: the same photo with those
+            tiles taken away (framed as if they were there).
 
     Returns:
         ``(BGR image, annotations in layout order)``.
@@ -226,7 +230,8 @@ def render_layout(seed: int, style: SetStyle, layout: ReferenceLayout = LAYOUT, 
     table = sample_table(rng, centre=(float(np.mean(xs)), float(np.mean(ys))),
                          near_y=min(ys) - 300.0)
     draw_table(canvas, cam, table, rng)
-    tiles = draw_placements(canvas, cam, placements, style, sample_light(rng), rng)
+    laid = [p for i, p in enumerate(placements) if i not in absent]
+    tiles = draw_placements(canvas, cam, laid, style, sample_light(rng), rng)
     image = apply_look(canvas, sample_look(rng), rng) if effects else canvas
     return image, list(tiles)
 
