@@ -48,7 +48,17 @@ def noise_sigma(gray: np.ndarray) -> float:
     if min(gray.shape[:2]) < 3:
         return 0.0
     r = cv2.filter2D(gray, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]  # every other pixel: enough
-    return float(np.median(np.abs(r))) / _MAD_TO_SIGMA
+    return _median_of(np.abs(r)) / _MAD_TO_SIGMA
+
+
+def _median_of(values: np.ndarray) -> float:
+    """``float(np.median(values))`` of small non-negative integers, read off their histogram
+    (a quarter of a megapixel's residuals: partitioning them cost 1.5 ms, counting 0.4)."""
+    order = np.cumsum(np.bincount(values.ravel()))
+    n = int(order[-1])
+    # The values at sorted positions (n - 1) // 2 and n // 2 (the same one when n is odd).
+    lo, hi = np.searchsorted(order, [(n - 1) // 2, n // 2], side="right").tolist()
+    return (lo + hi) / 2.0
 
 
 def soften(bgr: np.ndarray, cfg: NoiseConfig = NoiseConfig()) -> np.ndarray:

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 from agari.engine.errors import InvalidInput
 from agari.vision.locate import DEFAULT_CONFIG, locate
-from agari.vision.noise import NoiseConfig, noise_sigma, soften
+from agari.vision.noise import (
+    _MAD_TO_SIGMA,
+    _RESIDUAL,
+    NoiseConfig,
+    _median_of,
+    noise_sigma,
+    soften,
+)
 from locate_factories import add_row, blank, match
 
 
@@ -61,3 +68,14 @@ def test_grainy_rows_are_still_cut_into_their_tiles():
                 found_without += hits
     assert found_with >= 136  # of 144
     assert found_without < found_with
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 10, 501])
+def test_median_of_small_integers_equals_numpy(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for top in (1, 3, 4080):
+        values = rng.integers(0, top + 1, n).astype(np.int16)
+        assert _median_of(values) == float(np.median(values))
+    gray = rng.integers(0, 256, (40, 60), dtype=np.uint8)
+    r = cv2.filter2D(gray, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]
+    assert noise_sigma(gray) == float(np.median(np.abs(r))) / _MAD_TO_SIGMA
