@@ -44,6 +44,7 @@ from agari.vision.layout_geometry import (
     group_limit,
     is_face_down,
     quads_of,
+    row_gaps,
     row_weight,
     satellite_rows,
     sideways_flags,
@@ -82,6 +83,9 @@ class LayoutConfig:
     relative_gap: float = 3.0
     """In a row whose tiles touch more closely than usual, a gap over this many times the
     row's median gap (and at least `min_group_gap`) separates groups too."""
+    apart_ratio: float = 1.5
+    """A row read as fourteen concealed tiles sets its end tile apart as the winning tile
+    where the gap before it is this many times the row's next widest (`_apart_by_widest`)."""
     geometry: GeometryConfig = field(default_factory=GeometryConfig)
     extras: ExtrasConfig = field(default_factory=ExtrasConfig)
     lying: LyingConfig = field(default_factory=LyingConfig)
@@ -219,7 +223,7 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
                 other = _frame_plans(*seen[1], variants, upright, config.lying)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
-            return plans
+            return _apart_by_widest(dets, seen, plans[0][0], variants, upright, config) + plans
     # Backs outside a closed kan are no hand tiles (a wall beside or behind a standing
     # hand, a table patch between tiles): read the row without those at its ends, then
     # without any (its gaps may read then).
@@ -305,6 +309,30 @@ def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int, dou
     p = plan[0]
     return (p.size not in HAND_SIZES, p.size != 14, p.size == 13 and p.win is not None, doubt,
             bridged, mixed)
+
+
+def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutPlan,
+                     variants: bool, upright: bool, config: LayoutConfig
+                     ) -> list[tuple[LayoutPlan, set[int]]]:
+    """Plans with the winning tile set apart by the row's widest gap, for a row read as
+    fourteen concealed tiles with none apart: where every gap of a row of loose quads
+    exceeds the groups' limit, the tile beyond a gap at one end that is `apart_ratio` times
+    the next widest is the winning tile (at the start: the hand seen from the other side)."""
+    if plan.melds or plan.win is not None or plan.size != 14:
+        return []
+    for f, turned, cols, tokens, pose in seen:
+        ext = f.project(quads_of(dets))
+        gaps = row_gaps(cols, ext)
+        if len(gaps) < 3 or any(set(t) - {"P"} for t in tokens):
+            return []
+        widest, second = sorted(gaps)[-1], sorted(gaps)[-2]
+        if gaps[-1] != widest or widest < max(config.apart_ratio * second,
+                                             config.min_group_gap * f.tile_width):
+            continue
+        groups = [cols[:-1], cols[-1:]]
+        tokens, pose = _tokens_and_pose(dets, ext, groups, config)
+        return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config.lying)
+    return []
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:

@@ -219,15 +219,30 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
         raise InvalidHand("the tiles cannot be read as one hand: every reading needs a fifth "
                           "copy of a tile, a meld that is not a set or too many red fives")
     top = max(r.level for r in found.values())
-    # Equal probabilities (the same tiles in two plans) go to the likelier plan.
+    # Equal probabilities (the same tiles in two plans) go to the likelier plan. The hand's
+    # tiles decide: a plan that finds more indicators pays for reading them, and would lose
+    # to one that left them out.
     pool = sorted((r for r in found.values() if r.level == top),
-                  key=lambda r: (_rounded(r.cost), rank[r.key]))
+                  key=lambda r: (_rounded(r.cost - _indicator_cost(dets, r)), rank[r.key]))
     best = pool[0]
     limit = math.log(config.report_ratio)
     alts = tuple(r for r in pool[1:] if r.cost - best.cost <= limit)[:config.max_alternatives]
     confidence = 1.0 / sum(math.exp(best.cost - r.cost) for r in pool)
     return Reading(best, alts, _doubts(best, alts, config),
                    _corrections(as_laid(dets, best.plan, cuts), best), confidence)
+
+
+def _indicator_cost(dets: Sequence[TileDetection], r: HandReading) -> float:
+    """The part of a reading's cost spent on its dora and ura indicators."""
+    shown = set(r.plan.dora) | set(r.plan.ura)
+    if not shown:
+        return 0.0
+    cost = 0.0
+    for i, tile in r.tiles:
+        if i in shown:
+            p = dict(dets[i].alternatives).get(str(tile), dets[i].confidence or 1.0)
+            cost += -math.log(max(p, 1e-9))
+    return cost
 
 
 def _rounded(cost: float) -> float:

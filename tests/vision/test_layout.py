@@ -10,7 +10,7 @@ from agari.engine.tiles import BACK
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_parse import bridged_cuts, segment_row
-from layout_factories import lay_out, with_alternatives
+from layout_factories import W, lay_out, with_alternatives
 
 CASES = {
     "closed, win apart": dict(concealed="123m456p789s1122z", win="2z"),
@@ -282,3 +282,19 @@ def test_rendered_shown_hand_from_perfect_detections(seed: int) -> None:
     layout = read_hand(dets, analyse_layout(dets), situation).layout
     assert hand_key(layout) == hand_key(truth)
     assert layout.dora == truth.dora
+
+
+def test_the_widest_gap_at_a_rows_start_sets_the_winning_tile_apart() -> None:
+    # The locator framed every tile upside down, so the winning tile set apart lies at the
+    # start of the row as located; a second gap inside the concealed tiles (a third of a
+    # tile) leaves three groups, none of which stands apart at the row's end. The gap before
+    # the winning tile is twice the next widest: it is set apart, the frame turned round.
+    laid = lay_out("123m456p789s1122z", win="2z", win_gap=0.7)
+    dets = []
+    for k, d in enumerate(laid.dets):
+        a, b, c, e = d.quad
+        shift = 0.33 * W if k >= 4 else 0.0
+        dets.append(replace(d, quad=tuple((x + shift, y) for x, y in (c, e, a, b))))
+    plan = analyse_layout(dets)[0]
+    assert plan.win == laid.roles.index("win")
+    assert len(plan.concealed) == 13 and not plan.melds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from agari.engine import Rules, WinContext
@@ -134,3 +135,17 @@ def test_three_player_sets_have_no_2m_to_8m() -> None:
     r = read(laid, situation(players=3, riichi=True),
              t3=[("2m", 0.6), ("9p", 0.4)], t0=[("1m", 0.9), ("4m", 0.1)])
     assert r.layout.hand_text == "111m999p789s1122z2z"
+
+
+def test_a_plan_that_finds_the_dora_is_not_read_worse_for_paying_for_them() -> None:
+    # Two plans of one hand: the first (likelier) reads the dora, the second left them out.
+    # The hand's tiles decide between them, not the indicators' own probability.
+    laid = lay_out("123m456p789s1122z", win="2z", dora="4p")
+    dets = list(laid.dets)
+    (d,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
+    dets[d] = with_alternatives(dets[d], [("4p", 0.6), ("5p", 0.4)])
+    with_dora = analyse_layout(dets)[0]
+    assert with_dora.dora == (d,)
+    without = replace(with_dora, dora=(), others=(*with_dora.others, d))
+    reading = read_hand(dets, [with_dora, without], situation(tsumo=True))
+    assert reading.best.plan.dora == (d,)
