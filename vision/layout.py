@@ -181,6 +181,15 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
     for plan, used in plans:
         ext = plan.frame.project(quads_of(dets))
         extras = find_extras(dets, ext, plan.frame, rest, plan, hand_row, config.extras)
+        if flip is None and not extras.dora and _sides_alike(plan):
+            # Nothing in the hand tells its sides apart: the indicators lie behind it.
+            turned = replace(plan, frame=plan.frame.flipped(), concealed=plan.concealed[::-1],
+                             flipped=not plan.flipped)
+            text = turned.frame.project(quads_of(dets))
+            there = find_extras(dets, text, turned.frame, rest, turned, hand_row,
+                                config.extras)
+            if there.dora:
+                plan, ext, extras = turned, text, there
         leftover = [i for i in hand_row if i not in used]
         others = sorted(set(leftover) | set(extras.others) | set(not_tiles))
         win = plan.win if plan.win is not None else extras.win
@@ -198,6 +207,13 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                                     alone.ura, tuple(others), plan.flipped, plan.notes,
                                     plan.apart))
     return out + spare
+
+
+def _sides_alike(plan: LayoutPlan) -> bool:
+    """A hand of concealed tiles alone, none set apart: read the same either way round, so
+    only what lies around it tells its far side."""
+    return not plan.melds and plan.win is None and plan.apart is None and \
+        plan.size in HAND_SIZES
 
 
 def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,

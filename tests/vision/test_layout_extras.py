@@ -166,3 +166,17 @@ def test_a_small_flat_tile_far_behind_the_dora_does_not_take_them_for_its_ura() 
     laid.roles.append("other")
     plan = analyse_layout(laid.dets)[0]
     assert (plan.dora, plan.ura) == ((i,), ())
+
+
+def test_a_hand_read_the_same_either_way_round_is_turned_to_have_its_dora_behind() -> None:
+    # Fourteen concealed tiles, none apart, every quad framed upside down by the locator: as
+    # located, the dora lie in front of the hand (the player's side), where none lie.
+    laid = lay_out("123m456p789s11222z", dora="4p")
+    (i,) = _dora_of(laid)
+    dets = []
+    for d in laid.dets:
+        a, b, c, e = d.quad
+        dets.append(replace(d, quad=(c, e, a, b)))
+    plan = analyse_layout(dets)[0]
+    assert plan.dora == (i,) and plan.flipped
+    assert len(plan.concealed) == 14
