@@ -1,0 +1,113 @@
+"""`read_photo` reads a photo that made no hand again at other working scales, and takes a
+hand only where two scales agree on it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand, NotAgari, NoYaku
+from agari.vision.reading_checks import Situation
+
+import agari.pipeline as pipeline
+from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, PipelineConfig, RetryConfig, read_photo
+
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+PHOTO = np.zeros((1080, 1920, 3), np.uint8)
+FIRST = DEFAULT_PIPELINE.locate.max_pixels
+
+
+class _Eye:
+    def classify_detections(self, image, dets, *, top_k=5):
+        return dets
+
+
+EYE = _Eye()
+
+
+def reading(hand: str, dora: tuple[str, ...] = ()) -> SimpleNamespace:
+    return SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=dora, ura=()))
+
+
+@pytest.fixture
+def scales(monkeypatch):
+    """Stages 1-4 stubbed: what a photo reads as depends only on the locator's working-image
+    cap (``hands[cap]``: a reading, or absent for "no hand"); the caps asked are recorded."""
+    asked: list[float] = []
+    hands: dict[float, SimpleNamespace] = {}
+    failure = {"error": InvalidHand("got 12 tiles")}
+
+    def locate(image, *, config, judge=None, reader=None):
+        return config.max_pixels
+
+    def read_once(image, situation, locate, **kw):
+        cap = locate(image)
+        asked.append(cap)
+        if cap in hands:
+            return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
+        return PhotoResult("", 1920, 1080, error=failure["error"], timings=(("all", 1.0),))
+
+    monkeypatch.setattr(pipeline, "locate", locate)
+    monkeypatch.setattr(pipeline, "_read_once", read_once)
+    return asked, hands, failure
+
+
+def test_a_photo_that_makes_a_hand_is_read_once(scales):
+    asked, hands, _ = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z")
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST] and result.reading is hands[FIRST]
+    assert not any(stage.startswith("retry") for stage, _ in result.timings)
+
+
+def test_a_hand_two_other_scales_agree_on_is_taken(scales):
+    asked, hands, _ = scales
+    hands[0.7e6] = reading("123m456p789s11z22z2z")
+    hands[1.4e6] = reading("123m456p789s11z22z2z", dora=("5z",))  # other indicators: no twin
+    hands[0.5e6] = reading("123m456p789s11z22z2z")
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
+    assert result.reading is hands[0.5e6] and result.error is None
+    assert [s for s, _ in result.timings if s.startswith("retry")] == ["retry 1", "retry 2",
+                                                                       "retry 3"]
+    assert any("other scale" in note for note in result.notes)
+
+
+def test_readings_that_do_not_agree_leave_the_first_answer(scales):
+    asked, hands, _ = scales
+    hands[0.7e6] = reading("123m456p789s11z22z2z")
+    hands[0.5e6] = reading("123m456p789s11z33z3z")
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert len(asked) == 4
+    assert result.reading is None and isinstance(result.error, InvalidHand)
+    assert sum(s.startswith("retry") for s, _ in result.timings) == 3
+
+
+def test_no_retry_with_a_callers_locator_or_when_turned_off(scales):
+    asked, hands, _ = scales
+    hands[0.7e6] = hands[0.5e6] = reading("123m456p789s11z22z2z")
+    mine = read_photo(PHOTO, SITUATION, classifier=EYE, locator=lambda image: FIRST)
+    off = read_photo(PHOTO, SITUATION, classifier=EYE, config=PipelineConfig(retry=None))
+    assert asked == [FIRST, FIRST]
+    assert mine.reading is None and off.reading is None
+
+
+def test_caps_that_bind_neither_reading_are_not_tried(scales):
+    asked, hands, _ = scales
+    small = np.zeros((400, 500, 3), np.uint8)  # 0.2 MP, enlarged at most 2x: 0.8 MP
+    config = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6, 1.4e6, 0.5e6)))
+    read_photo(small, SITUATION, classifier=EYE, config=config)
+    assert asked == [FIRST, 0.7e6, 0.5e6]
+
+
+@pytest.mark.parametrize("error, retried", [
+    (NotAgari("not a winning hand"), True),   # tiles misread into no win
+    (NoYaku("no yaku"), False),               # a legal hand: the situation gives nothing
+])
+def test_which_failures_are_read_again(scales, error, retried):
+    asked, hands, failure = scales
+    failure["error"] = error
+    read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert (len(asked) > 1) is retried
