@@ -342,6 +342,8 @@ def _retried(first: PhotoResult, attempts, cfg: RetryConfig) -> PhotoResult:
     ``attempts`` (each a call giving a `PhotoResult`) agree on, with every attempt's time."""
     timings, seen = list(first.timings), []
     for k, attempt in enumerate(attempts):
+        if max(map(seen.count, seen), default=0) + len(attempts) - k < cfg.agree:
+            break  # no hand can reach the agreement any more: save the readings left
         t = time.perf_counter()
         got = attempt()
         timings.append((f"retry {k + 1}", (time.perf_counter() - t) * 1e3))

@@ -75,6 +75,14 @@ def test_a_hand_two_other_scales_agree_on_is_taken(scales):
     assert any("other scale" in note for note in result.notes)
 
 
+def test_no_more_readings_once_no_hand_can_be_agreed_on(scales):
+    asked, hands, _ = scales
+    hands[0.5e6] = reading("123m456p789s11z22z2z")  # the last scale alone: never asked
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6]
+    assert result.reading is None
+
+
 def test_readings_that_do_not_agree_leave_the_first_answer(scales):
     asked, hands, _ = scales
     hands[0.7e6] = reading("123m456p789s11z22z2z")
@@ -97,6 +105,7 @@ def test_no_retry_with_a_callers_locator_or_when_turned_off(scales):
 def test_caps_that_bind_neither_reading_are_not_tried(scales):
     asked, hands, _ = scales
     small = np.zeros((400, 500, 3), np.uint8)  # 0.2 MP, enlarged at most 2x: 0.8 MP
+    hands[0.7e6] = reading("123m456p789s11z22z2z")
     config = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6, 1.4e6, 0.5e6)))
     read_photo(small, SITUATION, classifier=EYE, config=config)
     assert asked == [FIRST, 0.7e6, 0.5e6]
