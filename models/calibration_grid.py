@@ -316,15 +316,18 @@ def _short_rows(rows: list[Row], layout: ReferenceLayout, config: GridConfig,
 
 def completed_rows(detections: Sequence[TileDetection], layout: ReferenceLayout,
                    read: TileReader, *, bind: BindConfig = DEFAULT_BIND,
-                   config: GridConfig = DEFAULT_GRID) -> list[Row]:
+                   config: GridConfig = DEFAULT_GRID, across: bool = False) -> list[Row]:
     """The layout's rows mended: joined, boxes shared by two dropped, short rows
     completed where ``read`` finds tiles (see the module doc).
+
+    ``across``: rows run across most quads' TL→TR edges (see `layout_tiles`).
 
     Returns:
         Rows top first, each left to right (as `group_rows`), for `bind_rows`; rows that
         could not be mended are returned as they are, and binding says what is wrong.
     """
-    rows = joined_rows(group_rows(distinct(detections, config), config=bind), config)
+    rows = joined_rows(group_rows(distinct(detections, config), config=bind, across=across),
+                       config)
     rows = [deduplicated(r, config) for r in rows]
     rows = _without_singles(_without_scraps(rows), len(layout.counts))
     if not len(layout.counts) - 1 <= len(rows) <= len(layout.counts):

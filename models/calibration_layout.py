@@ -238,28 +238,34 @@ def _drop_outliers(dets: Sequence[TileDetection], cfg: BindConfig) -> list[TileD
     return [d for d, k in zip(dets, keep, strict=True) if k]
 
 
-def layout_tiles(detections: Sequence[TileDetection], *,
-                 config: BindConfig = DEFAULT_BIND) -> list[TileDetection]:
+def layout_tiles(detections: Sequence[TileDetection], *, config: BindConfig = DEFAULT_BIND,
+                 across: bool = False) -> list[TileDetection]:
     """The detections that can be layout tiles, each framed upright in the layout's frame.
 
     Quads are renamed so that TL→TR runs along the layout's rows; merged pairs
     (or triples) of touching tiles are cut apart; fragments and far strays dropped.
+    ``across`` takes the rows to run the other way than most quads' TL→TR edges say (seen
+    low, upright tiles look wider than tall and a locator may name most of them a
+    quarter turn off).
     """
     if not detections:
         return []
     right = _layout_right(detections)
+    if across:
+        right = np.array([-right[1], right[0]])
     dets = [_reframed(d, right) for d in detections]
     dets = _drop_outliers(dets, replace(config, size_ratio=(config.size_ratio[0], np.inf)))
     return _drop_outliers(_split_merged(dets, config), config) if dets else []
 
 
-def group_rows(detections: Sequence[TileDetection], *,
-               config: BindConfig = DEFAULT_BIND) -> list[list[TileDetection]]:
+def group_rows(detections: Sequence[TileDetection], *, config: BindConfig = DEFAULT_BIND,
+               across: bool = False) -> list[list[TileDetection]]:
     """Tiles grouped into rows: top row first, each left to right (in the layout's frame).
 
-    The tiles are `layout_tiles` (reframed, merged tiles cut apart, outliers dropped).
+    The tiles are `layout_tiles` (reframed, merged tiles cut apart, outliers dropped;
+    ``across`` as there).
     """
-    dets = layout_tiles(detections, config=config)
+    dets = layout_tiles(detections, config=config, across=across)
     if not dets:
         return []
     g = _geometry(dets)

@@ -41,11 +41,18 @@ def mended_bind(image: np.ndarray, detections: Sequence[TileDetection],
             inked reads surely blank (`blank_where_inked`).
     """
     read = reader(image, classifier)
-    bound = bind_rows(completed_rows(detections, layout, read, bind=bind), layout)
-    if blank_where_inked(bound, read):
-        raise LayoutMismatch("the photo does not match the calibration layout: a tile reads "
-                             "as blank where the layout has an inked one")
-    return bound
+    for across in (False, True):  # rows along most quads' TL→TR edges, then across them
+        try:
+            bound = bind_rows(completed_rows(detections, layout, read, bind=bind,
+                                             across=across), layout)
+        except LayoutMismatch as err:
+            mismatch = err
+            continue
+        if blank_where_inked(bound, read):
+            raise LayoutMismatch("the photo does not match the calibration layout: a tile "
+                                 "reads as blank where the layout has an inked one")
+        return bound
+    raise mismatch
 
 
 def blank_where_inked(bound: Sequence[BoundTile], read: TileReader) -> bool:

@@ -176,3 +176,16 @@ def test_no_more_than_max_missing_are_added_to_a_row():
     with pytest.raises(LayoutMismatch, match=r"row 1 .* has 5, expected 9"):
         bind_rows(completed_rows(dets, LAYOUT, reader, config=GridConfig(max_missing=3)),
                   LAYOUT)
+
+
+def test_rows_across_the_quads_named_a_quarter_turn_off():
+    """Seen low, upright tiles look wider than tall and a locator may name every quad a
+    quarter turn off: the rows then run across most TL→TR edges."""
+    squat = [q.mean(axis=0) + (q - q.mean(axis=0)) * [1.0, 0.55] for q in true_quads(5.0)]
+    turned = [q[[3, 0, 1, 2]] for q in squat]   # TL→TR now runs up the tile
+    reader = TruthReader(squat, set(EVERY))
+    dets = [det(q) for i, q in enumerate(turned) if i != 13]
+    with pytest.raises(LayoutMismatch):
+        bind_rows(completed_rows(dets, LAYOUT, reader), LAYOUT)
+    bound = bind_rows(completed_rows(dets, LAYOUT, reader, across=True), LAYOUT)
+    assert_bound_to_truth(bound, squat)
