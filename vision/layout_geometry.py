@@ -44,6 +44,9 @@ class GeometryConfig:
     sideways_ratio: float = 1.4
     """A tile is sideways when its along/across aspect exceeds the row's median upright
     aspect by this factor (the locator's own flag counts too)."""
+    sideways_local: int = 2
+    """...and the least aspect of its nearest columns (this many): in a row seen end-on
+    every tile is squatter than the one before it (0: the row's median alone)."""
 
 
 DEFAULT_GEOMETRY = GeometryConfig()
@@ -319,11 +322,27 @@ def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list
         near = _meld_company(groups, k)
         if len(near) < MELD_COLUMNS:
             continue
-        ref = median(aspect[[c[0] for c in near]])
+        firsts = [c[0] for c in near]
+        ref = median(aspect[firsts])
         for col in g:
             for i in col:
-                flags[i] |= bool(aspect[i] > cfg.sideways_ratio * ref)
+                local = _local_aspect(i, firsts, aspect, ext, cfg.sideways_local)
+                flags[i] |= bool(aspect[i] > cfg.sideways_ratio * max(ref, local))
     return flags
+
+
+def _local_aspect(i: int, firsts: list[int], aspect: np.ndarray, ext: np.ndarray,
+                  n: int) -> float:
+    """Least aspect of the ``n`` columns nearest tile ``i`` along the row (itself left out;
+    the least, as a called tile may lie beside another): in a row seen end-on every tile is
+    squatter than the one before it, and the row's median made the near end's upright tiles
+    look sideways."""
+    if n <= 0:
+        return 0.0
+    mid = (ext[i, 0] + ext[i, 1]) / 2
+    others = sorted((j for j in firsts if j != i),
+                    key=lambda j: abs((ext[j, 0] + ext[j, 1]) / 2 - mid))[:n]
+    return float(aspect[others].min()) if others else 0.0
 
 
 def _meld_company(groups: list[list[list[int]]], k: int) -> list[list[int]]:

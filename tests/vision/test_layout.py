@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from agari.engine.errors import NoTiles
 from agari.engine.tiles import BACK
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
+from agari.vision.layout_geometry import sideways_flags
 from agari.vision.layout_parse import bridged_cuts, segment_row
 from layout_factories import W, lay_out, with_alternatives
 
@@ -298,3 +300,33 @@ def test_the_widest_gap_at_a_rows_start_sets_the_winning_tile_apart() -> None:
     plan = analyse_layout(dets)[0]
     assert plan.win == laid.roles.index("win")
     assert len(plan.concealed) == 13 and not plan.melds
+
+
+def _row_ext(widths: list[float], heights: list[float]) -> np.ndarray:
+    """Extents ``u0, u1, v0, v1`` of touching tiles of these sizes along a row."""
+    out, u = [], 0.0
+    for w, h in zip(widths, heights, strict=True):
+        out.append((u, u + w, 0.0, h))
+        u += w
+    return np.asarray(out, float)
+
+
+def test_a_row_seen_end_on_has_no_sideways_tile_for_growing_squatter() -> None:
+    # Each tile nearer the camera looks squatter than the one before (aspect 0.18 -> 0.51):
+    # against the row's median the near end's upright tiles were taken for called ones.
+    widths = [17, 19, 21, 24, 27, 31, 35, 40, 46, 55, 65, 78, 98, 138]
+    aspects = [0.18, 0.19, 0.2, 0.21, 0.22, 0.24, 0.25, 0.28, 0.29, 0.32, 0.35, 0.38, 0.43, 0.51]
+    ext = _row_ext(widths, [w / a for w, a in zip(widths, aspects, strict=True)])
+    dets = [TileDetection(quad=((0, 0), (1, 0), (1, 1), (0, 1))) for _ in widths]
+    flags = sideways_flags(dets, ext, [[[i] for i in range(len(widths))]])
+    assert not flags.any()
+
+
+def test_two_called_tiles_side_by_side_are_both_sideways() -> None:
+    # A pon called from the right beside a chi called from the left: P P S S P P.
+    aspects = [0.75, 0.75, 1.35, 1.35, 0.75, 0.75]
+    widths = [40.0 * a / 0.75 for a in aspects]
+    ext = _row_ext(widths, [w / a for w, a in zip(widths, aspects, strict=True)])
+    dets = [TileDetection(quad=((0, 0), (1, 0), (1, 1), (0, 1))) for _ in widths]
+    flags = sideways_flags(dets, ext, [[[i] for i in range(len(widths))]])
+    assert flags.tolist() == [False, False, True, True, False, False]
