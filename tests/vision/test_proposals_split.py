@@ -1,0 +1,30 @@
+"""Splitting every region on two threads gives the pieces one thread gives, in its order."""
+
+from __future__ import annotations
+
+import numpy as np
+from agari.vision.proposals import ProposalConfig, _distinct, _split_all, face_regions
+from agari.vision.quads import quad_area
+from agari.vision.split import split_region
+from agari.vision.tile_sizes import local_size, size_anchors
+from locate_factories import add_row, blank
+
+
+def test_split_all_on_two_threads_keeps_every_piece_in_order():
+    rng = np.random.default_rng(8)
+    scene = blank(rng, size=(360, 640))
+    for y in (40, 150, 260):
+        add_row(scene, rng, 30, y, n=int(rng.integers(6, 13)), width=40)
+    work = np.clip(scene.image, 0, 255).astype(np.uint8)
+    cfg = ProposalConfig()
+    regions, gray = face_regions(work, cfg)
+    anchors = size_anchors(regions, cfg)
+    want = []  # one thread, region after region
+    for r, _ in _distinct(regions):
+        size = local_size(r, anchors, cfg)
+        if size is not None:
+            want += [p.quad for p in split_region(gray, r.contour, size, cfg.split)
+                     if quad_area(p.quad) <= cfg.max_tile_fraction * gray.size]
+    got = _split_all(regions, gray, cfg)["quad"]
+    assert len(want) > 20
+    assert np.array_equal(got, np.stack(want).astype(np.float32))
