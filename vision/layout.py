@@ -61,7 +61,7 @@ from agari.vision.layout_lying import (
     lying_doubt,
     row_pose,
 )
-from agari.vision.layout_parse import Chunk, bridged_cuts, mixed_groups, segment_row
+from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
@@ -239,7 +239,8 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
                 other = _frame_plans(*seen[1], variants, upright, config.lying)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
-            return _apart_by_widest(dets, seen, plans[0][0], variants, upright, config) + plans
+            return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
+                    + plans + _lying_end(dets, seen[k], variants, upright, config))
     # Backs outside a closed kan are no hand tiles (a wall beside or behind a standing
     # hand, a table patch between tiles): read the row without those at its ends, then
     # without any (its gaps may read then).
@@ -349,6 +350,29 @@ def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutP
         tokens, pose = _tokens_and_pose(dets, ext, groups, config)
         return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config.lying)
     return []
+
+
+def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: bool,
+               config: LayoutConfig) -> list[tuple[LayoutPlan, set[int]]]:
+    """Plans (less likely) with a sideways tile ending the row read as a tile apart: the
+    winning tile laid flat beside a standing hand, set off by a gap `relative_gap` times the
+    row's usual one yet under `min_group_gap` (its quad's flat footprint reaches back towards
+    the hand), read as the called tile of a meld of the last standing tiles."""
+    f, turned, cols, tokens, _ = seen
+    last = tokens[-1]
+    if len(last) < MELD_WIDTH or not last.endswith("PS"):
+        return []
+    ext = f.project(quads_of(dets))
+    gaps = row_gaps(cols, ext)
+    usual = max(float(np.median(gaps)), 0.0)
+    if gaps[-1] <= config.relative_gap * usual:
+        return []
+    sizes = [len(t) for t in tokens]
+    starts = np.cumsum([0, *sizes])
+    groups = [cols[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
+    split, pose = _tokens_and_pose(dets, ext, groups, config)
+    return _frame_plans(f, turned, cols, split, pose, variants, upright, config.lying)
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:

@@ -12,7 +12,7 @@ from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_geometry import sideways_flags
 from agari.vision.layout_parse import bridged_cuts, segment_row
-from layout_factories import W, lay_out, with_alternatives
+from layout_factories import H, W, _det, _quad, lay_out, with_alternatives
 
 CASES = {
     "closed, win apart": dict(concealed="123m456p789s1122z", win="2z"),
@@ -330,3 +330,16 @@ def test_two_called_tiles_side_by_side_are_both_sideways() -> None:
     dets = [TileDetection(quad=((0, 0), (1, 0), (1, 1), (0, 1))) for _ in widths]
     flags = sideways_flags(dets, ext, [[[i] for i in range(len(widths))]])
     assert flags.tolist() == [False, False, True, True, False, False]
+
+
+def test_a_winning_tile_laid_flat_a_little_apart_is_offered_as_the_winning_tile() -> None:
+    # Thirteen tiles standing, touching, and at the end the winning tile lying flat: squat
+    # like a called tile, a twelfth of a tile off (under the groups' limit, but eight times
+    # the row's own gaps). As seen it closes a meld of the last two standing tiles.
+    laid = lay_out("123m456p789s1122z", touch_gap=0.01)
+    u = 13 * W * 1.01 + 0.08 * W
+    dets = [*laid.dets, _det("3z", _quad(u, 0.0, 1.35 * W, 0.7 * H, (200.0, 600.0), 0.0))]
+    plans = analyse_layout(dets)
+    assert plans[0].melds  # as seen: a meld ending in a called tile
+    apart = [p for p in plans if p.win == len(dets) - 1 and len(p.concealed) == 13]
+    assert apart and not apart[0].melds
