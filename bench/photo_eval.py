@@ -71,7 +71,14 @@ from agari.vision.locate import HAND_LOCATE
 from agari.vision.reading_checks import Situation
 from agari.vision.reframe import DEFAULT_REFRAME
 
-from agari.pipeline import PhotoResult, PipelineConfig, load_image, read_detections, read_photo
+from agari.pipeline import (
+    DEFAULT_RETRY,
+    PhotoResult,
+    PipelineConfig,
+    load_image,
+    read_detections,
+    read_photo,
+)
 
 VISIBLE_MIN = 0.5
 """Ground-truth tiles less visible than this are left out of perfect detections."""
@@ -470,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-zoom", action="store_true",
                     help="the core net reads each photo once, small tiles too "
                          "(CoreConfig.zoom_below=None)")
+    ap.add_argument("--no-retry", action="store_true",
+                    help="never read a photo that made no hand again at other scales "
+                         "(PipelineConfig.retry=None), as before it")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
@@ -482,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         cores = replace(cores, zoom_below=None)
     args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
                                  reframe=DEFAULT_REFRAME if args.reframe else None,
-                                 locate=replace(HAND_LOCATE, cores=cores))
+                                 locate=replace(HAND_LOCATE, cores=cores),
+                                 retry=None if args.no_retry else DEFAULT_RETRY)
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier
