@@ -7,6 +7,7 @@ came from the back (colourful) map.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -261,17 +262,7 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
     anchors = size_anchors(regions, cfg)
     jobs = [(r, found, size) for r, found in _distinct(regions)
             if (size := local_size(r, anchors, cfg)) is not None]
-    # Every other region is split on a second thread: the splitter's OpenCV calls release
-    # the GIL, so the two halves overlap on two cores (the caller's thread did two
-    # thirds of the locator's work before). Same pieces, same order: each region's
-    # pieces are its own.
-    if len(jobs) > 1:
-        other = beside(_split_each, image, jobs[1::2], cfg.split, name="agari-split")
-        mine = _split_each(image, jobs[0::2], cfg.split)
-        theirs = other.result()
-        split = [mine[i // 2] if i % 2 == 0 else theirs[i // 2] for i in range(len(jobs))]
-    else:
-        split = _split_each(image, jobs, cfg.split)
+    split = _split_each(image, jobs, cfg.split)
     quads, expected, pieces, weights = [], [], [], []
     for (_, found, size), parts in zip(jobs, split, strict=True):
         for p in parts:
@@ -319,8 +310,33 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
 
 def _split_each(image: np.ndarray, jobs: list[tuple[Region, int, TileSize]],
                 cfg: SplitConfig) -> list[list[Piece]]:
-    """`split_region` of each ``(region, votes, tile size)``."""
-    return [split_region(image, r.contour, size, cfg) for r, _, size in jobs]
+    """`split_region` of each ``(region, votes, tile size)``, in the order given.
+
+    Two threads take the regions in turn, the largest first (a tray or a long row
+    costs most), so that neither waits long for the other: the splitter's OpenCV calls
+    release the GIL, and the caller's thread did two thirds of the locator's work
+    alone. Each region's pieces are its own, so the result is the same.
+    """
+    out: list[list[Piece]] = [[] for _ in jobs]
+    todo = iter(sorted(range(len(jobs)), key=lambda i: -jobs[i][0].area))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None:
+                return
+            r, _, size = jobs[i]
+            out[i] = split_region(image, r.contour, size, cfg)
+
+    if len(jobs) > 1:
+        helper = beside(work, name="agari-split")
+        work()
+        helper.result()
+    else:
+        work()
+    return out
 
 
 def _ink_kernels(area: np.ndarray, cfg: ProposalConfig) -> np.ndarray:
