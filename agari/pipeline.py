@@ -23,6 +23,7 @@ from agari.engine.errors import AgariError, ImageError, InvalidHand, NotAgari, N
 from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
+from agari.vision.cores import CoreConfig, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
@@ -271,12 +272,27 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
                      fixed_ura)
 
 
-def default_locator(config: LocateConfig = HAND_LOCATE, judge=None, reader=None):
+def default_locator(config: LocateConfig = HAND_LOCATE, judge=None, reader=None,
+                    cores_of=find_cores):
     """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`
     (``judge``: the classifier's `tile_likeness`, which settles where the core net and
     the classical steps disagree; ``reader``: its `classify_detections`, which reads the
-    net's left-out quads against boxes read unsurely, `agari.vision.spares`)."""
-    return partial(locate, config=config, judge=judge, reader=reader)
+    net's left-out quads against boxes read unsurely, `agari.vision.spares`;
+    ``cores_of``: the core net, or a memo of it)."""
+    return partial(locate, config=config, judge=judge, reader=reader, cores_of=cores_of)
+
+
+def _net_memo():
+    """`find_cores` remembering its answer per net setting: one photo located at several
+    working scales is read by the net once (it reads the photo at its own size)."""
+    seen: dict[CoreConfig, list] = {}
+
+    def cores_of(bgr: np.ndarray, cfg: CoreConfig) -> list:
+        if cfg not in seen:
+            seen[cfg] = find_cores(bgr, cfg)
+        return seen[cfg]
+
+    return cores_of
 
 
 @lru_cache(maxsize=1)
@@ -312,10 +328,12 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     image = as_bgr(image)
     clf = classifier if classifier is not None else default_classifier()
 
+    net = _net_memo()  # the retries below read the same photo again
+
     def located(cfg: LocateConfig):
         # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
         return default_locator(cfg, getattr(clf, "tile_likeness", None),
-                               partial(clf.classify_detections, top_k=config.top_k))
+                               partial(clf.classify_detections, top_k=config.top_k), net)
 
     once = partial(_read_once, image, situation, classifier=clf, name=name, flip=flip,
                    config=config)

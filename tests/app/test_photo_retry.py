@@ -38,9 +38,15 @@ def scales(monkeypatch):
     asked: list[float] = []
     hands: dict[float, SimpleNamespace] = {}
     failure = {"error": InvalidHand("got 12 tiles")}
+    nets: list = []
 
-    def locate(image, *, config, judge=None, reader=None):
+    def locate(image, *, config, judge=None, reader=None, cores_of=None):
+        cores_of(image, config.cores)
         return config.max_pixels
+
+    def find_cores(bgr, cfg):
+        nets.append(cfg)
+        return []
 
     def read_once(image, situation, locate, **kw):
         cap = locate(image)
@@ -51,6 +57,8 @@ def scales(monkeypatch):
 
     monkeypatch.setattr(pipeline, "locate", locate)
     monkeypatch.setattr(pipeline, "_read_once", read_once)
+    monkeypatch.setattr(pipeline, "find_cores", find_cores)
+    failure["nets"] = nets
     return asked, hands, failure
 
 
@@ -63,7 +71,7 @@ def test_a_photo_that_makes_a_hand_is_read_once(scales):
 
 
 def test_a_hand_two_other_scales_agree_on_is_taken(scales):
-    asked, hands, _ = scales
+    asked, hands, failure = scales
     hands[0.7e6] = reading("123m456p789s11z22z2z")
     hands[1.4e6] = reading("123m456p789s11z22z2z", dora=("5z",))  # other indicators: no twin
     hands[0.5e6] = reading("123m456p789s11z22z2z")
@@ -72,6 +80,7 @@ def test_a_hand_two_other_scales_agree_on_is_taken(scales):
     assert result.reading is hands[0.5e6] and result.error is None
     assert [s for s, _ in result.timings if s.startswith("retry")] == ["retry 1", "retry 2",
                                                                        "retry 3"]
+    assert len(failure["nets"]) == 1  # the net reads the photo at its own size: once
     assert any("other scale" in note for note in result.notes)
 
 
