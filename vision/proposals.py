@@ -96,6 +96,10 @@ class ProposalConfig:
     """Smallest tile short side kept (working pixels)."""
     max_area_fraction: float = 0.5
     """Regions larger than this share of the image are background."""
+    max_region_tiles: float = 120.0
+    """Regions holding more than this many tiles' areas (at their local tile size) are not
+    split: on tuning renders and real trays none of their pieces was ever kept (a table
+    or tray floor cut into hundreds of pieces), yet they cost a third of the splitting."""
     region_min_rectangularity: float = 0.72
     """Regions less rectangular than this are not tile groups."""
     single_min_rectangularity: float = 0.85
@@ -261,7 +265,8 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
     """
     anchors = size_anchors(regions, cfg)
     jobs = [(r, found, size) for r, found in _distinct(regions)
-            if (size := local_size(r, anchors, cfg)) is not None]
+            if (size := local_size(r, anchors, cfg)) is not None
+            and r.area <= cfg.max_region_tiles * size.short * size.long]
     split = _split_each(image, jobs, cfg.split)
     quads, expected, pieces, weights = [], [], [], []
     for (_, found, size), parts in zip(jobs, split, strict=True):

@@ -1,6 +1,9 @@
-"""Splitting every region on two threads gives the pieces one thread gives, in its order."""
+"""Splitting every region on two threads gives the pieces one thread gives, in its order;
+regions holding too many tiles are not split."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 from agari.vision.proposals import ProposalConfig, _distinct, _split_all, face_regions
@@ -27,4 +30,25 @@ def test_split_all_on_two_threads_keeps_every_piece_in_order():
                      if quad_area(p.quad) <= cfg.max_tile_fraction * gray.size]
     got = _split_all(regions, gray, cfg)["quad"]
     assert len(want) > 20
+    assert np.array_equal(got, np.stack(want).astype(np.float32))
+
+
+def test_regions_holding_too_many_tiles_are_not_split():
+    rng = np.random.default_rng(8)
+    scene = blank(rng, size=(360, 640))
+    for y in (40, 150, 260):
+        add_row(scene, rng, 30, y, n=int(rng.integers(6, 13)), width=40)
+    work = np.clip(scene.image, 0, 255).astype(np.uint8)
+    cfg = replace(ProposalConfig(), max_region_tiles=3.0)  # rows of 6-12 tiles are too long
+    regions, gray = face_regions(work, cfg)
+    anchors = size_anchors(regions, cfg)
+    want = []
+    for r, _ in _distinct(regions):
+        size = local_size(r, anchors, cfg)
+        if size is not None and r.area <= 3.0 * size.short * size.long:
+            want += [p.quad for p in split_region(gray, r.contour, size, cfg.split)
+                     if quad_area(p.quad) <= cfg.max_tile_fraction * gray.size]
+    got = _split_all(regions, gray, cfg)["quad"]
+    every = _split_all(regions, gray, ProposalConfig())["quad"]
+    assert 0 < len(want) < len(every)
     assert np.array_equal(got, np.stack(want).astype(np.float32))
