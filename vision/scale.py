@@ -66,14 +66,14 @@ class ScaleConfig:
     as well as they are."""
 
 
-def shrink(image: np.ndarray, scale: float) -> np.ndarray:
+def shrink(image: np.ndarray, scale: float, *, area_pixels: float = AREA_PIXELS) -> np.ndarray:
     """Resize by ``scale``: down by halvings with ``pyrDown`` first, then bilinear; up
     (``scale`` > 1) bicubic, which keeps a seam a seam; 1 returns ``image`` itself.
 
     Area averaging straight from a large photo is slow (tens of ms for a few
     megapixels); each Gaussian halving is cheap and keeps thin seams from
     aliasing, and the last step, less than a halving, is fair for bilinear on
-    big images (area averaging on smaller ones).
+    big images (area averaging on smaller ones: up to ``area_pixels``).
     """
     h, w = image.shape[:2]
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -85,8 +85,8 @@ def shrink(image: np.ndarray, scale: float) -> np.ndarray:
         out = cv2.pyrDown(out)
     if out.shape[1] == size[0] and out.shape[0] == size[1]:
         return out
-    # Area averaging is best but slow on big images; under AREA_PIXELS it costs little.
-    area = out.shape[0] * out.shape[1] <= AREA_PIXELS
+    # Area averaging is best but slow on big images; under `area_pixels` it costs little.
+    area = out.shape[0] * out.shape[1] <= area_pixels
     return cv2.resize(out, size, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
 
 
@@ -105,7 +105,9 @@ def probe_lengths(bgr: np.ndarray, cfg: ScaleConfig = ScaleConfig()) -> tuple[np
     """
     h, w = bgr.shape[:2]
     s = pixel_scale(h, w, cfg.probe_pixels)
-    small = shrink(bgr, s)
+    # Bilinear after the halvings: the probe only measures tiles, and area averaging cost
+    # twice the rest of the shrink (4 of 6 ms CPU on a 1080p photo).
+    small = shrink(bgr, s, area_pixels=0.0)
     score, gray = face_map(small)
     levels = threshold_levels(score, LevelConfig(levels=cfg.probe_levels))
     kw = {"min_area": cfg.min_probe_long ** 2 * 0.5, "max_area": 0.25 * score.size,
