@@ -273,7 +273,7 @@ def situation_of(request: Mapping[str, Any]) -> Situation:
 
 
 def default_locator(config: LocateConfig = HAND_LOCATE, judge=None, reader=None,
-                    cores_of=find_cores):
+                    cores_of=None):
     """The locator `read_photo` uses unless given one: `agari.vision.locate.locate`
     (``judge``: the classifier's `tile_likeness`, which settles where the core net and
     the classical steps disagree; ``reader``: its `classify_detections`, which reads the

@@ -227,7 +227,7 @@ def _vouch(bgr: np.ndarray, scale: float, judge: Judge, threshold: float
 
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
            judge: Judge | None = None, reader: Classify | None = None,
-           cores_of: Callable[[np.ndarray, CoreConfig], list[CoreQuad]] = find_cores
+           cores_of: Callable[[np.ndarray, CoreConfig], list[CoreQuad]] | None = None
            ) -> list[TileDetection]:
     """Find the tiles in a photo.
 
@@ -239,7 +239,7 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         reader: labels a batch of detections (the classifier); with the core net on and
             `LocateConfig.spares` set, it settles where a located tile reads badly and net
             quads left out lie over it.
-        cores_of: the core net's quads for a photo (`agari.vision.cores.find_cores`); the
+        cores_of: the core net's quads for a photo (None: `agari.vision.cores.find_cores`); the
             net reads a photo at its own size, whatever ``config.max_pixels``, so a caller
             locating one photo at several scales may pass a memo of it.
 
@@ -257,7 +257,7 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
     if min(h, w) < config.min_side:
         raise ImageError(f"image is too small to hold tiles: {w}x{h} pixels")
     # The core net runs beside the classical steps.
-    net = None if config.cores is None else beside(cores_of, bgr, config.cores,
+    net = None if config.cores is None else beside(cores_of or find_cores, bgr, config.cores,
                                                    name="agari-cores")
     scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
         else pixel_scale(h, w, config.max_pixels)
