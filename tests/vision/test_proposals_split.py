@@ -13,41 +13,41 @@ from agari.vision.tile_sizes import local_size, size_anchors
 from locate_factories import add_row, blank
 
 
-def test_split_all_on_two_threads_keeps_every_piece_in_order():
+def _rows_of_tiles() -> np.ndarray:
+    """Three rows of 6-12 touching tiles."""
     rng = np.random.default_rng(8)
     scene = blank(rng, size=(360, 640))
     for y in (40, 150, 260):
         add_row(scene, rng, 30, y, n=int(rng.integers(6, 13)), width=40)
-    work = np.clip(scene.image, 0, 255).astype(np.uint8)
-    cfg = ProposalConfig()
-    regions, gray = face_regions(work, cfg)
+    return np.clip(scene.image, 0, 255).astype(np.uint8)
+
+
+def _one_thread(regions, gray, cfg: ProposalConfig, max_tiles: float = float("inf")) -> list:
+    """The pieces split region after region on one thread, regions over ``max_tiles``
+    tiles' area left whole."""
     anchors = size_anchors(regions, cfg)
-    want = []  # one thread, region after region
+    want = []
     for r, _ in _distinct(regions):
         size = local_size(r, anchors, cfg)
-        if size is not None:
+        if size is not None and r.area <= max_tiles * size.short * size.long:
             want += [p.quad for p in split_region(gray, r.contour, size, cfg.split)
                      if quad_area(p.quad) <= cfg.max_tile_fraction * gray.size]
+    return want
+
+
+def test_split_all_on_two_threads_keeps_every_piece_in_order():
+    cfg = ProposalConfig()
+    regions, gray = face_regions(_rows_of_tiles(), cfg)
+    want = _one_thread(regions, gray, cfg)
     got = _split_all(regions, gray, cfg)["quad"]
     assert len(want) > 20
     assert np.array_equal(got, np.stack(want).astype(np.float32))
 
 
 def test_regions_holding_too_many_tiles_are_not_split():
-    rng = np.random.default_rng(8)
-    scene = blank(rng, size=(360, 640))
-    for y in (40, 150, 260):
-        add_row(scene, rng, 30, y, n=int(rng.integers(6, 13)), width=40)
-    work = np.clip(scene.image, 0, 255).astype(np.uint8)
     cfg = replace(ProposalConfig(), max_region_tiles=3.0)  # rows of 6-12 tiles are too long
-    regions, gray = face_regions(work, cfg)
-    anchors = size_anchors(regions, cfg)
-    want = []
-    for r, _ in _distinct(regions):
-        size = local_size(r, anchors, cfg)
-        if size is not None and r.area <= 3.0 * size.short * size.long:
-            want += [p.quad for p in split_region(gray, r.contour, size, cfg.split)
-                     if quad_area(p.quad) <= cfg.max_tile_fraction * gray.size]
+    regions, gray = face_regions(_rows_of_tiles(), cfg)
+    want = _one_thread(regions, gray, cfg, max_tiles=3.0)
     got = _split_all(regions, gray, cfg)["quad"]
     every = _split_all(regions, gray, ProposalConfig())["quad"]
     assert 0 < len(want) < len(every)
