@@ -335,7 +335,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         return default_locator(cfg, getattr(clf, "tile_likeness", None),
                                partial(clf.classify_detections, top_k=config.top_k), net)
 
-    once = partial(_read_once, image, situation, classifier=clf, name=name, flip=flip,
+    once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config)
     result = once(locator if locator is not None else located(config.locate))
     if config.retry is not None and locator is None and _no_hand(result):
@@ -380,10 +380,9 @@ def _layout_key(layout: HandLayout) -> tuple:
     return (layout.hand_text, tuple(map(str, layout.dora)), tuple(map(str, layout.ura)))
 
 
-def _read_once(image: np.ndarray, situation: Situation, locate, *, classifier, name: str,
+def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: str,
                flip: bool | None, config: PipelineConfig) -> PhotoResult:
     """`read_photo` with one locator: stages 1-4 (notes on grey photos left to the caller)."""
-    clf = classifier
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()
