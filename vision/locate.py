@@ -225,6 +225,23 @@ def _vouch(bgr: np.ndarray, scale: float, judge: Judge, threshold: float
     return keep
 
 
+def _work_size(height: int, width: int, scale: float) -> tuple[int, int]:
+    """The working image's ``(width, height)`` at ``scale`` (as `shrink` rounds it): two
+    scales of one size make the same working image."""
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _working(bgr: np.ndarray, scale: float, config: LocateConfig
+             ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The working image at ``scale`` (softened if noisy), in HSV, and its face map and
+    grey image (`agari.vision.regions.face_map`)."""
+    work = shrink(bgr, scale)
+    if config.noise is not None:
+        work = soften(work, config.noise)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
+    return work, hsv, face_map(work, config.proposals.maps, hsv=hsv)  # both sources read it
+
+
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
            judge: Judge | None = None, reader: Classify | None = None,
            cores_of: Callable[[np.ndarray, CoreConfig], list[CoreQuad]] | None = None
@@ -259,14 +276,17 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
     # The core net runs beside the classical steps.
     net = None if config.cores is None else beside(cores_of or find_cores, bgr, config.cores,
                                                    name="agari-cores")
-    scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe \
-        else pixel_scale(h, w, config.max_pixels)
-    work = shrink(bgr, scale)
+    cap = pixel_scale(h, w, config.max_pixels)
+    if config.probe:
+        # The probe mostly keeps the size cap (a big photo's tiles are short of the
+        # target), so the working image at the cap is made beside it, and used if so.
+        ahead = beside(_working, bgr, cap, config, name="agari-ahead")
+        scale = choose_scale(bgr, config.max_pixels, config.scale)
+        same = _work_size(h, w, scale) == _work_size(h, w, cap)
+        work, hsv, face = ahead.result() if same else _working(bgr, scale, config)
+    else:
+        work, hsv, face = _working(bgr, cap, config)
     scale = work.shape[1] / w  # the exact factor after rounding the size
-    if config.noise is not None:
-        work = soften(work, config.noise)
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
-    face = face_map(work, config.proposals.maps, hsv=hsv)  # both proposal sources read it
     traced = LevelContours(face[0], config.proposals.levels.open_kernel)  # and its levels
     proposals = propose(work, config.proposals, face=face, hsv=hsv, face_levels=traced)
     if config.standing is not None:

@@ -92,6 +92,30 @@ def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
     assert choose_scale(small.image, 2e6, HAND_LOCATE.scale) > 1.0  # within 2 MP
 
 
+def _quads(dets):
+    return [np.asarray(d.quad) for d in dets]
+
+
+def test_the_working_image_made_beside_the_probe_is_used_only_at_its_scale():
+    # `locate` makes the working image at the size cap while the probe runs: where the
+    # probe keeps the cap it is used, elsewhere the probe's own scale is worked at; either
+    # way the tiles are found as by working at that scale without a probe.
+    rng = np.random.default_rng(4)
+    big = blank(rng, size=(900, 1200))
+    for y in (100, 400):
+        add_row(big, rng, 100, y, n=7, width=120, gap=30)
+    small = blank(rng, size=(900, 1200))
+    for y in (100, 300, 500):
+        add_row(small, rng, 100, y, n=12, width=22, gap=8)
+    cap = 0.8e6
+    for scene in (big, small):  # the probe works below the cap, and at it
+        scale = choose_scale(scene.image, cap)
+        plain = replace(DEFAULT_CONFIG, probe=False, max_pixels=scale * scale * 900 * 1200)
+        probed = locate(scene.image, config=replace(DEFAULT_CONFIG, max_pixels=cap))
+        assert len(probed) >= 14
+        assert np.array_equal(_quads(probed), _quads(locate(scene.image, config=plain)))
+
+
 def test_a_small_photo_of_small_tiles_is_enlarged_only_for_a_hand():
     # A 480x360 photo of rows of tiles 18 px wide (24 px long): `HAND_LOCATE` works on it
     # twice as large (the most it enlarges); the default never enlarges.
