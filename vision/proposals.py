@@ -244,9 +244,12 @@ def _contrast_regions(gray: np.ndarray, cfg: ProposalConfig) -> list[Region]:
 def _regions(score: np.ndarray, cfg: ProposalConfig, thresholds: np.ndarray | None = None, *,
              traced: LevelContours | None = None) -> list[Region]:
     min_area = cfg.min_tile_side * cfg.min_tile_side / cfg.tile_aspect
+    if thresholds is None:
+        thresholds = traced.levels(cfg.levels) if traced is not None and traced.score is score \
+            else threshold_levels(score, cfg.levels)
     return level_regions(
         score,
-        threshold_levels(score, cfg.levels) if thresholds is None else thresholds,
+        thresholds,
         min_area=min_area,
         max_area=cfg.max_area_fraction * score.size,
         min_rectangularity=cfg.region_min_rectangularity,

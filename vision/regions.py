@@ -317,6 +317,13 @@ class LevelContours:
         self._row_max: np.ndarray | None = None
         self._col_max: np.ndarray | None = None
         self._traced: dict[float, tuple[np.ndarray, ...]] = {}
+        self._levels: dict[LevelConfig, np.ndarray] = {}
+
+    def levels(self, cfg: LevelConfig = LevelConfig()) -> np.ndarray:
+        """`threshold_levels` of the map (the proposals and the standing rows both ask)."""
+        if cfg not in self._levels:
+            self._levels[cfg] = threshold_levels(self.score, cfg)
+        return self._levels[cfg]
 
     def at(self, threshold: float) -> tuple[np.ndarray, ...]:
         """Outer contours of ``opened score > threshold``."""

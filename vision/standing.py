@@ -90,7 +90,8 @@ def standing_proposals(work: np.ndarray, existing: list[Proposal], *,
         face_levels: the face map's levels as the proposals traced them, if made.
     """
     score, gray = face_map(work) if face is None else face
-    levels = threshold_levels(score)
+    levels = face_levels.levels() if face_levels is not None and face_levels.score is score \
+        else threshold_levels(score)
     if levels.size == 0:
         return []
     levels = levels[-config.levels:]

@@ -170,3 +170,13 @@ def test_level_contours_trace_what_the_whole_level_holds(kind: str) -> None:
         got = traced.at(t)
         assert [c.tobytes() for c in got] == [c.tobytes() for c in want]
         assert all(c.dtype == np.int32 and c.shape[1:] == (1, 2) for c in got)
+
+
+@pytest.mark.parametrize("cfg", [LevelConfig(), LevelConfig(levels=4, high_percentile=90.0)])
+def test_level_contours_give_the_maps_threshold_levels_once(cfg: LevelConfig) -> None:
+    # The proposals and the standing rows both ask for the face map's levels.
+    score = _map(2, "plates")
+    traced = LevelContours(score)
+    first = traced.levels(cfg)
+    np.testing.assert_array_equal(first, threshold_levels(score, cfg))
+    assert traced.levels(cfg) is first
