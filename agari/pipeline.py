@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from agari.engine.errors import AgariError, ImageError, InvalidHand, NotAgari, NoTiles
+from agari.engine.errors import AgariError, ImageError, InvalidHand, NoTiles
 from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
+from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
@@ -41,27 +42,6 @@ from agari.vision.reread import reread_in_hand_frame
 
 TOP_K = 5
 """Names per tile asked of the classifier: the reading's room to correct it."""
-
-
-@dataclass(frozen=True, slots=True)
-class RetryConfig:
-    """Reading a photo again at other working scales when the first reading makes no hand.
-
-    The locator's proposals and splits depend on the scale it works at: a pair boxed as
-    one, a meld's front sides taken for faces, a row cut out of phase at one scale are
-    often right at another. A hand read at one other scale alone is as often wrong as
-    right (on the tuning renders 910000-910099 and 920000-920099, 50 photos made no hand:
-    each single scale read 7-8 of them right and 3-6 wrong), but where two scales read the
-    same hand it was right 8 times in 10; so a hand is taken only when two agree."""
-
-    max_pixels: tuple[float, ...] = (0.7e6, 1.4e6, 0.5e6)
-    """The working-image caps tried in turn (`LocateConfig.max_pixels`; the hand locator's
-    own is 1.0e6)."""
-    agree: int = 2
-    """Readings at this many scales must give the same layout (hand, melds, indicators)."""
-
-
-DEFAULT_RETRY = RetryConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +84,8 @@ class PipelineConfig:
     exact hands and 55 to 58 exact scores; the real photos' variants 340 to 342 tiles."""
     retry: RetryConfig | None = DEFAULT_RETRY
     """When no reading makes a hand (the photo read as too few tiles, or no legal hand),
-    locate again at other working scales and take a reading that two of them agree on
-    (`RetryConfig`); None never."""
+    locate again at other working scales and in crops round the hand, and take a reading
+    that two of them agree on (`agari.retry`); None never."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
@@ -330,54 +310,35 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
     net = _net_memo()  # the retries below read the same photo again
 
-    def located(cfg: LocateConfig):
+    def located(cfg: LocateConfig, cores_of=net):
         # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
         return default_locator(cfg, getattr(clf, "tile_likeness", None),
-                               partial(clf.classify_detections, top_k=config.top_k), net)
+                               partial(clf.classify_detections, top_k=config.top_k), cores_of)
 
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config)
     result = once(locator if locator is not None else located(config.locate))
-    if config.retry is not None and locator is None and _no_hand(result):
-        # A cap that binds neither here nor at the first reading would read the same again.
-        most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
-        caps = [mp for mp in config.retry.max_pixels
-                if most > min(mp, config.locate.max_pixels)]
-        result = _retried(result, [partial(once, located(replace(config.locate, max_pixels=mp)))
-                                   for mp in caps], config.retry)
+    if config.retry is not None and locator is None and no_hand(result):
+        result = retried(result, _attempts(image, result, once, located, config),
+                         config.retry)
     notes = (COLOURLESS_NOTE, *result.notes) if is_colourless(image) else result.notes
     return replace(result, notes=notes)
 
 
-def _no_hand(result: PhotoResult) -> bool:
-    """The tiles read make no hand: too few or too many, a fifth copy, or not a win (not
-    "no yaku": that is a legal hand the situation gives nothing for)."""
-    return isinstance(result.error, (InvalidHand, NotAgari))
-
-
-def _retried(first: PhotoResult, attempts, cfg: RetryConfig) -> PhotoResult:
-    """``first`` (which made no hand), or the first reading that ``cfg.agree`` of the
-    ``attempts`` (each a call giving a `PhotoResult`) agree on, with every attempt's time."""
-    timings, seen = list(first.timings), []
-    for k, attempt in enumerate(attempts):
-        if max(map(seen.count, seen), default=0) + len(attempts) - k < cfg.agree:
-            break  # no hand can reach the agreement any more: save the readings left
-        t = time.perf_counter()
-        got = attempt()
-        timings.append((f"retry {k + 1}", (time.perf_counter() - t) * 1e3))
-        if got.error is not None or got.reading is None:
-            continue
-        key = _layout_key(got.reading.layout)
-        seen.append(key)
-        if seen.count(key) >= cfg.agree:
-            note = f"read again at {k + 1} other scale(s): the first reading made no hand"
-            return replace(got, timings=tuple(timings), notes=(*got.notes, note))
-    return replace(first, timings=tuple(timings))
-
-
-def _layout_key(layout: HandLayout) -> tuple:
-    """What two readings must share to agree: the hand with its melds and the indicators."""
-    return (layout.hand_text, tuple(map(str, layout.dora)), tuple(map(str, layout.ura)))
+def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: PipelineConfig):
+    """The readings `RetryConfig` asks for after ``first`` made no hand: other working
+    scales, then crops round the tiles ``first`` gave a role (each crop is new to the core
+    net, which reads it at its own size)."""
+    # A cap that binds neither here nor at the first reading would read the same again.
+    most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
+    caps = [mp for mp in config.retry.max_pixels if most > min(mp, config.locate.max_pixels)]
+    attempts = [partial(once, located(replace(config.locate, max_pixels=mp))) for mp in caps]
+    size = (image.shape[1], image.shape[0])
+    boxes = [hand_region(first.detections, first.roles, size, zoom)
+             for zoom in config.retry.zooms]
+    for box in dict.fromkeys(b for b in boxes if b is not None):  # the same crop once
+        attempts.append(partial(once, in_region(located(config.locate, None), box)))
+    return attempts
 
 
 def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: str,

@@ -480,6 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-retry", action="store_true",
                     help="never read a photo that made no hand again at other scales "
                          "(PipelineConfig.retry=None), as before it")
+    ap.add_argument("--no-crops", action="store_true",
+                    help="when reading again, other scales only: no crops round the hand "
+                         "(RetryConfig.zooms=()), as before them")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
     args = ap.parse_args(argv)
@@ -493,7 +496,9 @@ def main(argv: list[str] | None = None) -> int:
     args.config = PipelineConfig(layout=layout, fill=None if args.no_fill else HAND_FILL,
                                  reframe=DEFAULT_REFRAME if args.reframe else None,
                                  locate=replace(HAND_LOCATE, cores=cores),
-                                 retry=None if args.no_retry else DEFAULT_RETRY)
+                                 retry=None if args.no_retry else replace(
+                                     DEFAULT_RETRY, zooms=() if args.no_crops else
+                                     DEFAULT_RETRY.zooms))
     classifier = None
     if args.detections in ("pipeline", "classify") or args.real:
         from agari.models import TileClassifier

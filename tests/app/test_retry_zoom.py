@@ -1,0 +1,137 @@
+"""A photo that made no hand is also read in crops round the tiles the first reading gave a
+role (`agari.retry`): where the crop lies, how its tiles come back, and when it is tried."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.reading_checks import Situation
+
+import agari.pipeline as pipeline
+from agari.pipeline import PhotoResult, PipelineConfig, read_photo
+from agari.retry import RetryConfig, ZoomConfig, hand_region, in_region
+
+FIVE = Tile.parse("5p")
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+SIZE = (1920, 1080)
+
+
+def tile(x: float, y: float, w: float = 20.0, h: float = 28.0, label=FIVE,
+         confidence: float = 0.95) -> TileDetection:
+    return TileDetection(((x, y), (x + w, y), (x + w, y + h), (x, y + h)), label=label,
+                         confidence=confidence)
+
+
+ROW = [tile(800 + 20 * i, 500) for i in range(5)]  # 100 x 28 px, tiles 28 px long
+
+
+def test_the_crop_is_the_role_tiles_box_with_margins_in_tile_lengths():
+    box = hand_region(ROW, ["concealed"] * 5, SIZE, ZoomConfig(margin_x=3.0, margin_y=1.5))
+    # 3 x 28 = 84 px left and right, 1.5 x 28 = 42 px above and below
+    assert box == (716, 458, 985, 571)
+
+
+def test_a_wide_hand_gets_a_margin_of_its_own_extent():
+    row = [tile(300 + 20 * i, 500) for i in range(60)]  # 1200 px: 15 % is 180 px > 3 x 28
+    box = hand_region(row, ["concealed"] * 60, SIZE, ZoomConfig(margin_x=3.0, margin_y=1.5,
+                                                                min_share=0.15))
+    assert box[0] == 300 - 180 and box[2] == 1500 + 180 + 1
+
+
+def test_faces_outside_the_hand_widen_the_crop_only_when_asked():
+    dets = [*ROW, tile(1500, 700)]  # a meld the layout left out
+    roles = ["concealed"] * 5 + ["other"]
+    plain = hand_region(dets, roles, SIZE, ZoomConfig(margin_x=1.0, margin_y=1.0))
+    wide = hand_region(dets, roles, SIZE, ZoomConfig(margin_x=1.0, margin_y=1.0, faces=True))
+    assert plain[2] < 1500 and wide[2] > 1520 and wide[3] > 728
+    unsure = [*ROW, tile(1500, 700, confidence=0.3)]
+    assert hand_region(unsure, roles, SIZE, ZoomConfig(1.0, 1.0, faces=True)) == plain
+
+
+def test_no_crop_from_too_few_tiles_or_when_it_would_be_the_photo():
+    assert hand_region(ROW[:2], ["concealed"] * 2, SIZE, ZoomConfig(3.0, 1.5)) is None
+    spread = [tile(0, 0), tile(1900, 0), tile(0, 1050), tile(1900, 1050)]
+    assert hand_region(spread, ["concealed"] * 4, SIZE, ZoomConfig(3.0, 1.5)) is None
+
+
+def test_tiles_located_in_the_crop_come_back_in_the_photos_pixels():
+    seen = []
+
+    def locate(part):
+        seen.append(part.shape)
+        return [tile(5, 7)]
+
+    photo = np.zeros((1080, 1920, 3), np.uint8)
+    (det,) = in_region(locate, (700, 400, 1000, 600))(photo)
+    assert seen == [(200, 300, 3)]
+    assert det.quad[0] == (705.0, 407.0) and det.quad[2] == (725.0, 435.0)
+    assert det.label == FIVE
+
+
+@pytest.fixture
+def crops(monkeypatch):
+    """Stages 1-4 stubbed: the first reading finds ``ROW`` and makes no hand; a reading at
+    another scale or of a crop gives ``hands[key]`` (key: the cap, or "crop" plus the crop's
+    size), or no hand."""
+    asked: list = []
+    hands: dict = {}
+
+    def locate(image, *, config, judge=None, reader=None, cores_of=None):
+        return (config.max_pixels, image.shape[:2])
+
+    def read_once(image, situation, locate, **kw):
+        cap, shape = locate(image)
+        key = cap if shape == image.shape[:2] == (1080, 1920) else ("crop", shape)
+        asked.append(key)
+        if key in hands:
+            reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hands[key], dora=(),
+                                                             ura=()))
+            return PhotoResult("", 1920, 1080, reading=reading, timings=(("all", 1.0),))
+        return PhotoResult("", 1920, 1080, detections=tuple(ROW), roles=("concealed",) * 5,
+                           error=InvalidHand("got 5 tiles"), timings=(("all", 1.0),))
+
+    def in_region_(locate, box):
+        x0, y0, x1, y1 = box
+        return lambda image: locate(image[y0:y1, x0:x1])
+
+    monkeypatch.setattr(pipeline, "locate", locate)
+    monkeypatch.setattr(pipeline, "_read_once", read_once)
+    monkeypatch.setattr(pipeline, "in_region", in_region_)
+    return asked, hands
+
+
+EYE = SimpleNamespace(classify_detections=lambda image, dets, top_k=5: dets)
+PHOTO = np.zeros((1080, 1920, 3), np.uint8)
+ONE_ZOOM = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6, 1.4e6),
+                                            zooms=(ZoomConfig(3.0, 1.5),)))
+
+
+def test_a_crop_is_read_after_the_scales_and_can_make_the_agreement(crops):
+    asked, hands = crops
+    hands[1.4e6] = "123m456p789s11z22z2z"
+    hands[("crop", (113, 269))] = "123m456p789s11z22z2z"
+    result = read_photo(PHOTO, SITUATION, classifier=EYE, config=ONE_ZOOM)
+    assert asked == [1.0e6, 0.7e6, 1.4e6, ("crop", (113, 269))]
+    assert result.error is None and result.reading.layout.hand_text == "123m456p789s11z22z2z"
+    assert any("crop" in note for note in result.notes)
+
+
+def test_a_crop_alone_is_not_trusted(crops):
+    asked, hands = crops
+    hands[("crop", (113, 269))] = "123m456p789s11z22z2z"
+    result = read_photo(PHOTO, SITUATION, classifier=EYE, config=ONE_ZOOM)
+    assert result.reading is None and isinstance(result.error, InvalidHand)
+
+
+def test_two_zooms_giving_the_same_crop_read_it_once(crops):
+    asked, _ = crops
+    same = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6,), agree=1,
+                                            zooms=(ZoomConfig(3.0, 1.5), ZoomConfig(3.0, 1.5))))
+    read_photo(PHOTO, SITUATION, classifier=EYE, config=same)
+    assert asked == [1.0e6, 0.7e6, ("crop", (113, 269))]
