@@ -8,6 +8,7 @@ came from the back (colourful) map.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -203,22 +204,52 @@ def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
     (``face``: the face map and grey image, ``hsv``: the image in HSV, ``face_levels``:
     the face map's traced levels, if already made)."""
     score, gray = face_map(work, cfg.maps) if face is None else face
-    # The other maps and their levels are OpenCV work, traced beside the face levels.
-    others = beside(_other_regions, work, gray, cfg, name="agari-regions")
-    regions = _regions(score, cfg, traced=face_levels)
+    # The other maps and their levels are OpenCV work, traced beside the face levels: a
+    # helper thread takes them in turn, the costliest first, and this one joins in once
+    # the face levels are done (a helper alone with all of them left it waiting for it
+    # up to 10 ms of a 1080p render). The regions keep the maps' order, whoever traced them.
+    tasks: list[tuple[int, Callable[[], list[Region]]]] = []  # (cost rank, task)
     if cfg.use_filled:
-        regions += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
-    return regions + others.result(), gray
-
-
-def _other_regions(work: np.ndarray, gray: np.ndarray, cfg: ProposalConfig) -> list[Region]:
-    """The neutral map's regions, the ink rows and the contrast map's regions, in turn."""
-    regions = _neutral_regions(work, cfg) if cfg.neutral_levels else []
+        tasks.append((2, lambda: _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)))
+    if cfg.neutral_levels:
+        tasks.append((0, lambda: _neutral_regions(work, cfg)))
     if cfg.ink_rows:
-        regions += _ink_rows(gray, cfg)
+        tasks.append((3, lambda: _ink_rows(gray, cfg)))
     if cfg.contrast_steps:
-        regions += _contrast_regions(gray, cfg)
-    return regions
+        tasks.append((1, lambda: _contrast_regions(gray, cfg)))
+    costliest = sorted(range(len(tasks)), key=lambda i: tasks[i][0])
+    others = _in_turn([t for _, t in tasks], costliest, name="agari-regions")
+    regions = _regions(score, cfg, traced=face_levels)
+    for part in others():
+        regions += part
+    return regions, gray
+
+
+def _in_turn(tasks: list[Callable[[], list[Region]]], order: list[int], *, name: str
+             ) -> Callable[[], list[list[Region]]]:
+    """Starts a helper thread on ``tasks``, taken in ``order``; the function returned has
+    the calling thread take those left too, waits for the helper, and gives each task's
+    result in the tasks' own order."""
+    out: list[list[Region]] = [[] for _ in tasks]
+    todo = iter(order)
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None:
+                return
+            out[i] = tasks[i]()
+
+    helper = beside(work, name=name)
+
+    def finish() -> list[list[Region]]:
+        work()
+        helper.result()
+        return out
+
+    return finish
 
 
 def _neutral_regions(work: np.ndarray, cfg: ProposalConfig) -> list[Region]:

@@ -1,13 +1,26 @@
 """Splitting every region on two threads gives the pieces one thread gives, in its order;
-regions holding too many tiles are not split."""
+regions holding too many tiles are not split; the maps traced on two threads give their
+regions in the maps' order."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
-from agari.vision.proposals import ProposalConfig, _distinct, _split_all, face_regions
+import pytest
+from agari.vision.proposals import (
+    ProposalConfig,
+    _contrast_regions,
+    _distinct,
+    _ink_rows,
+    _neutral_regions,
+    _regions,
+    _split_all,
+    face_regions,
+)
 from agari.vision.quads import quad_area
+from agari.vision.regions import face_map, filled_map
 from agari.vision.split import split_region
 from agari.vision.tile_sizes import local_size, size_anchors
 from locate_factories import add_row, blank
@@ -52,3 +65,23 @@ def test_regions_holding_too_many_tiles_are_not_split():
     every = _split_all(regions, gray, ProposalConfig())["quad"]
     assert 0 < len(want) < len(every)
     assert np.array_equal(got, np.stack(want).astype(np.float32))
+
+
+@pytest.mark.parametrize("cfg", [ProposalConfig(), replace(ProposalConfig(), use_filled=False),
+                                 replace(ProposalConfig(), neutral_levels=0, ink_rows=False)])
+def test_the_maps_traced_on_two_threads_give_their_regions_in_order(cfg: ProposalConfig):
+    work = _rows_of_tiles()
+    score, gray = face_map(work, cfg.maps)
+    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    want = _regions(score, cfg)
+    if cfg.use_filled:
+        want += _regions(filled_map(work, cfg.maps, gray=gray, hsv=hsv), cfg)
+    if cfg.neutral_levels:
+        want += _neutral_regions(work, cfg)
+    if cfg.ink_rows:
+        want += _ink_rows(gray, cfg)
+    want += _contrast_regions(gray, cfg)
+    got, _ = face_regions(work, cfg, hsv=hsv)
+    assert len(want) > 20
+    assert [(r.level, r.contour.tobytes()) for r in got] == \
+        [(r.level, r.contour.tobytes()) for r in want]
