@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.reread import likeliest_tile, reread_in_hand_frame
 from layout_factories import lay_out
@@ -81,3 +82,54 @@ def test_likeliest_tile_ignores_none():
     det = TileDetection(quad=((0, 0), (1, 0), (1, 1), (0, 1)),
                         alternatives=(("none", 0.7), ("3s", 0.2), ("back", 0.1)))
     assert likeliest_tile(det) == 0.2
+
+
+def _squat(det: TileDetection) -> TileDetection:
+    """``det`` boxed as a called tile lies (long along the row, short across), still upright
+    and read as another tile: the upright cut of a sideways face."""
+    q = np.asarray(det.quad, float)
+    c = q.mean(axis=0)
+    quad = tuple(map(tuple, c + (q - c) * np.array([1.6, 0.75])))
+    return replace(det, quad=quad, label=Tile.parse("2p"), confidence=0.9,
+                   alternatives=(("2p", 0.9), ("4p", 0.05)))
+
+
+class _Turned:
+    """Reads any crop cut sideways as 4p (0.95), any other as 2p (0.9)."""
+
+    def __init__(self) -> None:
+        self.asked: list[TileDetection] = []
+
+    def __call__(self, image, dets):
+        self.asked.extend(dets)
+        return [replace(d, label=Tile.parse("4p" if d.sideways else "2p"),
+                        confidence=0.95 if d.sideways else 0.9,
+                        alternatives=(("4p", 0.95),) if d.sideways else (("2p", 0.9),))
+                for d in dets]
+
+
+def test_a_tile_shaped_as_a_called_one_but_cut_upright_is_read_turned_too():
+    laid = lay_out("123m456p789s111z", "2z")
+    dets = list(laid.dets)
+    dets[4] = _squat(dets[4])                      # the plan takes it for a concealed tile
+    eye = _Turned()
+    out = reread_in_hand_frame(IMAGE, dets, eye)
+    assert [d.sideways for d in eye.asked] == [True]   # only the squat tile, turned
+    # Each class at its better cut: the turned cut's 4p leads, the upright 2p stays a choice.
+    assert str(out[4].label) == "4p"
+    assert dict(out[4].alternatives) == {"4p": 0.95, "2p": 0.9}
+    assert out[4].quad == dets[4].quad and not out[4].sideways
+    assert all(a is b for k, (a, b) in enumerate(zip(out, dets, strict=True)) if k != 4)
+
+
+def test_a_squat_tile_is_read_by_its_shape_only_when_asked():
+    laid = lay_out("123m456p789s111z", "2z")
+    dets = list(laid.dets)
+    dets[4] = _squat(dets[4])
+    eye = _Turned()
+    assert reread_in_hand_frame(IMAGE, dets, eye, wide=None) == dets
+    assert eye.asked == []
+    # Tiles shaped like their neighbours are not read turned.
+    eye = _Turned()
+    assert reread_in_hand_frame(IMAGE, list(laid.dets), eye) == list(laid.dets)
+    assert eye.asked == []
