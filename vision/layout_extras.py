@@ -26,6 +26,7 @@ from agari.engine.context import MAX_INDICATORS
 from agari.vision.detection import TileDetection
 from agari.vision.layout_geometry import (
     HandFrame,
+    back_mass,
     columns_of,
     find_rows,
     frame_of_row,
@@ -36,6 +37,7 @@ from agari.vision.layout_geometry import (
     sideways_flags,
     split_by_gaps,
 )
+from agari.vision.layout_tokens import PALE_BACK, WHITE_DRAGON
 
 if TYPE_CHECKING:
     from agari.vision.layout import LayoutPlan
@@ -93,6 +95,9 @@ class ExtrasConfig:
     """A lone face-up tile within this many tile widths of the concealed tiles' right end,
     and within `win_rise` tile heights across the row, is taken as the winning tile."""
     win_rise: float = 1.5
+    pale_backs: bool = True
+    """Pale white dragons in a row with another face and a back (or a second such 白) are
+    backs (see `_backs_of_row`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,29 +138,30 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
     sub = [dets[i] for i in rest]
     for row in find_rows(sub):
         members = [rest[j] for j in row]
+        down = _backs_of_row(members, dets, cfg.pale_backs)
         frame = frame_of_row(dets, members)
         ext = frame.project(quads_of(dets))
         cols = columns_of(members, ext)
         groups = _join_walls(split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width),
-                             dets, ext, cfg.wall_gap * frame.tile_width)
+                             down, ext, cfg.wall_gap * frame.tile_width)
         side = sideways_flags(_unflagged(dets), ext, groups)
-        for group in (part for g in groups for part in _split_dead_wall(g, dets)):
+        for group in (part for g in groups for part in _split_dead_wall(g, down)):
             ids = [i for col in group for i in col]
-            backs = tuple(i for i in ids if is_face_down(dets[i]))
+            backs = tuple(i for i in ids if i in down)
             # A wall holds no called tile: its faces are indicators however wide they look
             # (lying on a stack, seen obliquely), as long as they lie in its line.
-            wall = WALL_LIKE.fullmatch(_tokens(group, dets)) is not None
+            wall = WALL_LIKE.fullmatch(_tokens(group, down)) is not None
             # Nor does a group of fewer columns than a meld: of two tiles one is always the
             # wider (an indicator beside a dead-wall stack boxed a little wide).
             loose = wall or len(group) < MELD_COLUMNS
-            faces = tuple(i for i in ids if not is_face_down(dets[i]) and (loose or not side[i]))
+            faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
-            called = 0 if loose else sum(1 for i in ids if side[i] and not is_face_down(dets[i]))
+            called = 0 if loose else sum(1 for i in ids if side[i] and i not in down)
             out.append(_Group(faces, backs, called, span, height, frame.along))
     return out
 
@@ -168,13 +174,28 @@ def _unflagged(dets: list[TileDetection]) -> list[TileDetection]:
     return [replace(d, sideways=False) if d.sideways else d for d in dets]
 
 
-def _join_walls(groups: list[list[list[int]]], dets: list[TileDetection], ext: np.ndarray,
+def _backs_of_row(members: list[int], dets: list[TileDetection], pale_backs: bool) -> set[int]:
+    """The row's tiles that show their backs: face down, and pale white dragons (白 read
+    with some back probability) where the row also holds another face and a back or a
+    second such 白. A wall's or dead wall's pale backs read as blank 白 (tuning renders:
+    910047 dora read 5z 5z 2z 5z, 940036 a back 5z as dora and the true one as its ura);
+    a lone white indicator, or one among backs alone, stays a face."""
+    down = {i for i in members if is_face_down(dets[i])}
+    pale = {i for i in members if i not in down and dets[i].label == WHITE_DRAGON
+            and back_mass(dets[i]) >= PALE_BACK}
+    faces = [i for i in members if i not in down and i not in pale]
+    if pale_backs and pale and faces and (down or len(pale) >= 2):
+        down |= pale
+    return down
+
+
+def _join_walls(groups: list[list[list[int]]], down: set[int], ext: np.ndarray,
                 limit: float) -> list[list[list[int]]]:
     """Join neighbouring groups that both show backs across gaps up to ``limit`` px: the
     stacks of one wall, parted where the locator's quads fall short of the tiles."""
     out: list[list[list[int]]] = []
     for g in groups:
-        if out and "B" in _tokens(out[-1], dets) and "B" in _tokens(g, dets) \
+        if out and "B" in _tokens(out[-1], down) and "B" in _tokens(g, down) \
                 and gap_before(g, out[-1], ext) <= limit:
             out[-1] = out[-1] + g
         else:
@@ -182,9 +203,9 @@ def _join_walls(groups: list[list[list[int]]], dets: list[TileDetection], ext: n
     return out
 
 
-def _tokens(group: list[list[int]], dets: list[TileDetection]) -> str:
+def _tokens(group: list[list[int]], down: set[int]) -> str:
     """``B`` (back) or ``P`` (face) per column, by its tile nearest the player."""
-    return "".join("B" if is_face_down(dets[col[0]]) else "P" for col in group)
+    return "".join("B" if col[0] in down else "P" for col in group)
 
 
 def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) -> tuple[int, ...]:
@@ -195,9 +216,9 @@ def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) ->
     return tuple(i for i in faces if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi)
 
 
-def _split_dead_wall(group: list[list[int]], dets: list[TileDetection]) -> list[list[list[int]]]:
+def _split_dead_wall(group: list[list[int]], down: set[int]) -> list[list[list[int]]]:
     """Cut a dead wall (backs, one to five faces, backs) out of a group it touches."""
-    tokens = _tokens(group, dets)
+    tokens = _tokens(group, down)
     m = DEAD_WALL.search(tokens)
     if m is None or (m.start() == 0 and m.end() == len(tokens)):
         return [group]
