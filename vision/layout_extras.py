@@ -98,6 +98,10 @@ class ExtrasConfig:
     pale_backs: bool = True
     """Pale white dragons in a row with another face and a back (or a second such 白) are
     backs (see `_backs_of_row`)."""
+    pond_rows: int = 3
+    """A loose group in a stack of this many face-up rows (each touching the next within
+    `crowd_gap`, overlapping along the row) is part of a pond, however short its rows; 0:
+    off. Dora and their ura make two such rows at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,15 +246,36 @@ def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
 
 
 def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:
-    """A short row beside full rows of discards: the end of a pond."""
+    """A short row beside full rows of discards: the end of a pond; or a row in a stack of
+    short ones (`ExtrasConfig.pond_rows`)."""
     if g.backs:
         return False
+    if cfg.pond_rows and len(_stack_of(g, groups, cfg)) >= cfg.pond_rows:
+        return True
     for other in groups:
         if other is g or len(other.faces) <= MAX_INDICATORS:
             continue
         if _distance(g.span, other.span) <= cfg.crowd_gap * max(g.height, 1.0):
             return True
     return False
+
+
+def _stack_of(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> list[_Group]:
+    """The face-up groups stacked with ``g`` across the row: each touches the next (within
+    `ExtrasConfig.crowd_gap` of their tile heights) and overlaps it along the row."""
+    loose = [o for o in groups if not o.backs and o.faces]
+    out, todo = [g], [g]
+    while todo:
+        a = todo.pop()
+        for b in loose:
+            if any(b is o for o in out):
+                continue
+            overlap = min(a.span[1], b.span[1]) - max(a.span[0], b.span[0])
+            if overlap > 0 and _distance(a.span, b.span) <= cfg.crowd_gap * max(
+                    a.height, b.height, 1.0):
+                out.append(b)
+                todo.append(b)
+    return out
 
 
 def _distance(span: tuple[float, float, float, float],
@@ -315,6 +340,8 @@ def _paired_dora(groups: list[_Group], near: list[_Group],
         if g in near or g.backs or not g.indicator_like or not _near(g, hand, frame, replace(
                 cfg, max_gap=math.inf)):
             continue
+        if cfg.pond_rows and len(_stack_of(g, groups, cfg)) >= cfg.pond_rows:
+            continue  # a row of a pond whatever lies near it
         if any(_ura_of(g, u, cfg) and not _ura_of(u, g, cfg) and _alike(g, u)
                for u in near if not u.backs):
             out.append(g)
