@@ -98,6 +98,11 @@ class ExtrasConfig:
     pale_backs: bool = True
     """Pale white dragons in a row with another face and a back (or a second such 白) are
     backs (see `_backs_of_row`)."""
+    ura_shown: bool = True
+    """Ura indicators may lie by the dora. Off where the situation has no riichi (ura are
+    turned only then): a row below the dora is then no ura, and a dora row with a tile
+    of another row just above it is not that tile's ura (tuning renders: a pond tile
+    behind the true dora read as the dora, the true one as its ura)."""
     pond_rows: int = 3
     """A loose group in a stack of this many face-up rows (each touching the next within
     `crowd_gap`, overlapping along the row) is part of a pond, however short its rows; 0:
@@ -380,7 +385,7 @@ def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
     dora), just below (or, for loose dora with ``ura_below`` off, just above) or right
     beside them. Fewer tiles were allowed once; then a true dora below three discards read
     as their ura (tuning renders: 3 scenes' dora lost, none won)."""
-    if g is dora or g.backs or len(g.faces) != len(dora.faces):
+    if not cfg.ura_shown or g is dora or g.backs or len(g.faces) != len(dora.faces):
         return False
     d, u = dora.span, g.span
     size = max(dora.height, g.height, 1.0)
