@@ -194,3 +194,42 @@ def test_a_loose_box_over_part_of_a_tile_gives_way_to_the_step_that_reads_it():
     assert filled[1].confidence == 0.95 and np.allclose(filled[1].quad, tile)
     with pytest.raises(InvalidInput):
         FillConfig(firm_confidence=0.9)  # above anchor_confidence: anchors could give way
+
+
+
+def test_a_called_tile_boxed_whole_is_read_sideways_not_cut_in_half():
+    # A called tile lying sideways, boxed whole but read unsurely: an upright step over
+    # half of it reads that half surely as another tile; the box read sideways reads it.
+    image = np.full((200, 400, 3), 200, np.uint8)
+    upright = np.array([[100.0, 50.0], [140.0, 50.0], [140.0, 105.0], [100.0, 105.0]])
+    anchor = TileDetection(tuple(map(tuple, upright)), label=Tile.parse("1p"), confidence=0.99)
+    called = np.array([[140.0, 65.0], [195.0, 65.0], [195.0, 105.0], [140.0, 105.0]])
+    box = TileDetection(tuple(map(tuple, called)), label=Tile.parse("4p"), confidence=0.3)
+    two_pin, four_pin = Tile.parse("2p"), Tile.parse("4p")
+    sure = [0.95]
+
+    def reads(img, dets):
+        out = []
+        for d in dets:
+            if d.sideways and quad_iou(np.float32(d.quad), np.float32(called)) > 0.99:
+                out.append(replace(d, label=four_pin, confidence=sure[0]))
+            elif not d.sideways and np.float32(d.quad)[:, 0].min() >= 139.0:
+                out.append(replace(d, label=two_pin, confidence=0.98))  # half the called tile
+            else:
+                out.append(replace(d, label=None, confidence=0.9))
+        return out
+
+    # Only the box itself reads as the called tile (the sideways step lands off it).
+    config = replace(HAND_FILL, sideways=False, far_pitches=(), rescue_floor=None, max_rounds=1)
+    whole = fill_rows(image, [anchor, box], reads, config=config)
+    assert [d.label for d in whole] == [Tile.parse("1p"), four_pin] and whole[1].sideways
+    assert np.allclose(whole[1].quad, called)
+    cut = fill_rows(image, [anchor, box], reads, config=replace(config, squat_aspect=0.0))
+    assert [d.label for d in cut] == [Tile.parse("1p"), two_pin] and not cut[1].sideways
+    sure[0] = 0.6  # read sideways, but not surely: the step stands
+    assert [d.label for d in fill_rows(image, [anchor, box], reads, config=config)] == [
+        Tile.parse("1p"), two_pin]
+    # A box over the lower part of an upright tile is squat too, but no longer than the
+    # step is wide: not read sideways.
+    part = replace(box, quad=tuple(map(tuple, upright + [[40, 25], [40, 25], [40, 0], [40, 0]])))
+    assert fill_rows(image, [anchor, part], reads, config=config)[1].label == two_pin
