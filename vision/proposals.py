@@ -7,9 +7,9 @@ came from the back (colourful) map.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -30,7 +30,7 @@ from agari.vision.regions import (
 )
 from agari.vision.scoring import ScoreWeights, count_votes, tile_score
 from agari.vision.split import Piece, SplitConfig, TileSize, split_region
-from agari.vision.threads import beside
+from agari.vision.threads import beside, in_turn
 from agari.vision.tile_sizes import local_size, same_box, size_anchors
 from agari.vision.trim import TrimConfig, trim_to_face
 from agari.vision.verify import VerifyConfig, edge_support, ink_share
@@ -218,38 +218,11 @@ def face_regions(work: np.ndarray, cfg: ProposalConfig, *,
     if cfg.contrast_steps:
         tasks.append((1, lambda: _contrast_regions(gray, cfg)))
     costliest = sorted(range(len(tasks)), key=lambda i: tasks[i][0])
-    others = _in_turn([t for _, t in tasks], costliest, name="agari-regions")
+    others = in_turn([t for _, t in tasks], costliest, name="agari-regions")
     regions = _regions(score, cfg, traced=face_levels)
     for part in others():
         regions += part
     return regions, gray
-
-
-def _in_turn(tasks: list[Callable[[], list[Region]]], order: list[int], *, name: str
-             ) -> Callable[[], list[list[Region]]]:
-    """Starts a helper thread on ``tasks``, taken in ``order``; the function returned has
-    the calling thread take those left too, waits for the helper, and gives each task's
-    result in the tasks' own order."""
-    out: list[list[Region]] = [[] for _ in tasks]
-    todo = iter(order)
-    lock = threading.Lock()
-
-    def work() -> None:
-        while True:
-            with lock:
-                i = next(todo, None)
-            if i is None:
-                return
-            out[i] = tasks[i]()
-
-    helper = beside(work, name=name)
-
-    def finish() -> list[list[Region]]:
-        work()
-        helper.result()
-        return out
-
-    return finish
 
 
 def _neutral_regions(work: np.ndarray, cfg: ProposalConfig) -> list[Region]:
@@ -356,26 +329,9 @@ def _split_each(image: np.ndarray, jobs: list[tuple[Region, int, TileSize]],
     release the GIL, and the caller's thread did two thirds of the locator's work
     alone. Each region's pieces are its own, so the result is the same.
     """
-    out: list[list[Piece]] = [[] for _ in jobs]
-    todo = iter(sorted(range(len(jobs)), key=lambda i: -jobs[i][0].area))
-    lock = threading.Lock()
-
-    def work() -> None:
-        while True:
-            with lock:
-                i = next(todo, None)
-            if i is None:
-                return
-            r, _, size = jobs[i]
-            out[i] = split_region(image, r.contour, size, cfg)
-
-    if len(jobs) > 1:
-        helper = beside(work, name="agari-split")
-        work()
-        helper.result()
-    else:
-        work()
-    return out
+    largest = sorted(range(len(jobs)), key=lambda i: -jobs[i][0].area)
+    tasks = [partial(split_region, image, r.contour, size, cfg) for r, _, size in jobs]
+    return in_turn(tasks, largest, name="agari-split", helper=len(jobs) > 1)()
 
 
 def _ink_kernels(area: np.ndarray, cfg: ProposalConfig) -> np.ndarray:

@@ -79,7 +79,8 @@ def test_split_region_cuts_a_touching_row_into_its_tiles():
     assert np.allclose(lefts, [40 + 40 * i for i in range(9)], atol=3)
 
 
-def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
+def _big_and_small_tiles():
+    """Two 1200x900 photos: two rows of tiles 120 px wide, and three of tiles 22 px wide."""
     rng = np.random.default_rng(4)
     big = blank(rng, size=(900, 1200))
     for y in (100, 400):
@@ -87,6 +88,11 @@ def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
     small = blank(rng, size=(900, 1200))
     for y in (100, 300, 500):
         add_row(small, rng, 100, y, n=12, width=22, gap=8)
+    return big, small
+
+
+def test_probe_works_small_on_big_tiles_and_keeps_small_tiles_sharp():
+    big, small = _big_and_small_tiles()
     assert choose_scale(big.image, 2e6) < 0.7
     assert choose_scale(small.image, 2e6) == 1.0
     assert choose_scale(small.image, 2e6, HAND_LOCATE.scale) > 1.0  # within 2 MP
@@ -100,15 +106,8 @@ def test_the_working_image_made_beside_the_probe_is_used_only_at_its_scale():
     # `locate` makes the working image at the size cap while the probe runs: where the
     # probe keeps the cap it is used, elsewhere the probe's own scale is worked at; either
     # way the tiles are found as by working at that scale without a probe.
-    rng = np.random.default_rng(4)
-    big = blank(rng, size=(900, 1200))
-    for y in (100, 400):
-        add_row(big, rng, 100, y, n=7, width=120, gap=30)
-    small = blank(rng, size=(900, 1200))
-    for y in (100, 300, 500):
-        add_row(small, rng, 100, y, n=12, width=22, gap=8)
     cap = 0.8e6
-    for scene in (big, small):  # the probe works below the cap, and at it
+    for scene in _big_and_small_tiles():  # the probe works below the cap, and at it
         scale = choose_scale(scene.image, cap)
         plain = replace(DEFAULT_CONFIG, probe=False, max_pixels=scale * scale * 900 * 1200)
         probed = locate(scene.image, config=replace(DEFAULT_CONFIG, max_pixels=cap))
