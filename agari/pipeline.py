@@ -317,10 +317,20 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config)
-    result = once(locator if locator is not None else located(config.locate))
-    if config.retry is not None and locator is None and no_hand(result):
+    retry = config.retry is not None and locator is None
+    try:
+        result = once(locator if locator is not None else located(config.locate))
+    except NoTiles as err:
+        if not retry:
+            raise
+        # A tiny or blurred hand may show no tile at the first working scale, and tiles
+        # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
+        result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
+    if retry and (no_hand(result) or isinstance(result.error, NoTiles)):
         result = retried(result, _attempts(image, result, once, located, config),
                          config.retry)
+    if isinstance(result.error, NoTiles):
+        raise result.error
     notes = (COLOURLESS_NOTE, *result.notes) if is_colourless(image) else result.notes
     return replace(result, notes=notes)
 

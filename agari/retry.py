@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from agari.engine.errors import InvalidHand, NotAgari
+from agari.engine.errors import AgariError, InvalidHand, NotAgari
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_hand import HandLayout
 
@@ -87,17 +87,20 @@ def layout_key(layout: HandLayout) -> tuple:
 
 
 def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
-    """``first`` (a `PhotoResult` that made no hand), or the first reading that ``cfg.agree``
-    of the ``attempts`` (each a call giving a `PhotoResult`) agree on, with every attempt's
-    time."""
+    """``first`` (a `PhotoResult` that made no hand or found no tile), or the first reading
+    that ``cfg.agree`` of the ``attempts`` (each a call giving a `PhotoResult`) agree on, with
+    every attempt's time."""
     timings, seen = list(first.timings), []
     for k, attempt in enumerate(attempts):
         if max(map(seen.count, seen), default=0) + len(attempts) - k < cfg.agree:
             break  # no hand can reach the agreement any more: save the readings left
         t = time.perf_counter()
-        got = attempt()
+        try:
+            got = attempt()
+        except AgariError:  # e.g. no tile at this scale: the reading gives no vote
+            got = None
         timings.append((f"retry {k + 1}", (time.perf_counter() - t) * 1e3))
-        if got.error is not None or got.reading is None:
+        if got is None or got.error is not None or got.reading is None:
             continue
         key = layout_key(got.reading.layout)
         seen.append(key)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from agari.engine import Rules, WinContext
-from agari.engine.errors import InvalidHand, NotAgari, NoYaku
+from agari.engine.errors import InvalidHand, NotAgari, NoTiles, NoYaku
 from agari.vision.reading_checks import Situation
 
 import agari.pipeline as pipeline
@@ -34,7 +34,8 @@ def reading(hand: str, dora: tuple[str, ...] = ()) -> SimpleNamespace:
 @pytest.fixture
 def scales(monkeypatch):
     """Stages 1-4 stubbed: what a photo reads as depends only on the locator's working-image
-    cap (``hands[cap]``: a reading, or absent for "no hand"); the caps asked are recorded."""
+    cap (``hands[cap]``: a reading, or absent for "no hand"; caps in ``failure["no_tile_at"]``
+    find no tile); the caps asked are recorded."""
     asked: list[float] = []
     hands: dict[float, SimpleNamespace] = {}
     failure = {"error": InvalidHand("got 12 tiles")}
@@ -51,6 +52,8 @@ def scales(monkeypatch):
     def read_once(image, situation, locate, **kw):
         cap = locate(image)
         asked.append(cap)
+        if cap in failure.get("no_tile_at", ()):
+            raise NoTiles("no tiles found in the image")
         if cap in hands:
             return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
         return PhotoResult("", 1920, 1080, error=failure["error"], timings=(("all", 1.0),))
@@ -129,3 +132,28 @@ def test_which_failures_are_read_again(scales, error, retried):
     failure["error"] = error
     read_photo(PHOTO, SITUATION, classifier=EYE)
     assert (len(asked) > 1) is retried
+
+
+def test_a_photo_with_no_tile_at_the_first_scale_is_read_at_the_others(scales):
+    asked, hands, failure = scales
+    failure["no_tile_at"] = {FIRST, 1.4e6}  # a tiny hand, or one blurred at some scales
+    hands[0.7e6] = hands[0.5e6] = reading("123m456p789s11z22z2z")
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
+    assert result.reading is hands[0.5e6] and result.error is None
+
+
+def test_no_tile_at_any_scale_is_still_no_tiles(scales):
+    asked, _, failure = scales
+    failure["no_tile_at"] = {FIRST, 0.7e6, 1.4e6, 0.5e6}
+    with pytest.raises(NoTiles):
+        read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6]  # the last could not make two votes alone
+
+
+def test_no_tile_with_a_callers_locator_is_not_read_again(scales):
+    asked, _, failure = scales
+    failure["no_tile_at"] = {FIRST}
+    with pytest.raises(NoTiles):
+        read_photo(PHOTO, SITUATION, classifier=EYE, locator=lambda image: FIRST)
+    assert asked == [FIRST]
