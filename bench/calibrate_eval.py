@@ -58,7 +58,11 @@ from agari.engine.errors import AgariError  # noqa: E402
 from agari.engine.tiles import BACK, CLASS_NAMES, NONE  # noqa: E402
 from agari.models.calibration import AdjustConfig, TilesetProfile  # noqa: E402
 from agari.models.calibration_apply import looks_of, new_profile  # noqa: E402
-from agari.models.calibration_build import calibrate_photo, read_layout_tiles  # noqa: E402
+from agari.models.calibration_build import (  # noqa: E402
+    calibrate_layout_photo,
+    calibrate_photo,
+    read_layout_tiles,
+)
 from agari.models.calibration_features import CropLooks  # noqa: E402
 from agari.models.calibration_store import model_fingerprint  # noqa: E402
 from agari.models.classifier import TileClassifier  # noqa: E402
@@ -149,7 +153,7 @@ def _table_crops(image: np.ndarray, boxes: list[np.ndarray], clf: TileClassifier
 
 
 def run_set(clf: TileClassifier, family: str, seed: int, *, scenes: int, truth_layout: bool,
-            config: AdjustConfig) -> SetResult:
+            config: AdjustConfig, classical: bool = False) -> SetResult:
     """Calibrate on one layout photo of set ``seed`` and read ``scenes`` hand photos of it.
 
     The photo is read by the locator; where it cannot be (or with ``truth_layout``) the
@@ -162,8 +166,10 @@ def run_set(clf: TileClassifier, family: str, seed: int, *, scenes: int, truth_l
     status = "truth quads" if truth_layout else "ok"
     if not truth_layout:
         try:
-            profile, _ = calibrate_photo(profile, image, read_layout_tiles(image, clf), clf,
-                                         source=f"{family}-{seed}.jpg")
+            source = f"{family}-{seed}.jpg"
+            profile, _ = (calibrate_photo(profile, image, read_layout_tiles(image, clf, net=False),
+                                          clf, source=source) if classical else
+                          calibrate_layout_photo(profile, image, clf, source=source))
         except AgariError as err:
             status = ("check: " if "reads as" in err.message else "locator: ") + err.message
     if truth_layout or status != "ok":
@@ -274,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first set seed")
     ap.add_argument("--truth-layout", action="store_true",
                     help="bind the calibration photo's true quads (no locator)")
+    ap.add_argument("--classical-layout", action="store_true",
+                    help="read the layout photos with the classical locator alone (as agari "
+                         "detect does), as before the core net read them")
     ap.add_argument("--tune", action="store_true", help="grid-search AdjustConfig on tuning sets")
     ap.add_argument("--json", type=Path, default=None, help="write the report here")
     args = ap.parse_args(argv)
@@ -287,13 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     report: dict = {"model": str(clf.path), "model_id": model_fingerprint(clf.path),
                     "config": asdict(config), "seeds": [seeds.start, seeds.stop],
                     "scenes_per_set": args.scenes, "truth_layout": args.truth_layout,
+                    "classical_layout": args.classical_layout,
                     "families": {}}
     by_family: dict[str, list[SetResult]] = {}
     started = time.monotonic()
     families = ["plain", *(f for f in args.families.split(",") if f and f != "plain")]
     for family in families:
         by_family[family] = [run_set(clf, family, s, scenes=args.scenes,
-                                     truth_layout=args.truth_layout, config=config)
+                                     truth_layout=args.truth_layout, config=config,
+                                     classical=args.classical_layout)
                              for s in seeds]
         twins = {r.seed: r for r in by_family["plain"]}
         report["families"][family] = summary = _summary(by_family[family], twins, args)

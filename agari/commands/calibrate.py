@@ -111,7 +111,7 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
                model: Path | None) -> dict:
     """Read each photo into the profile; save after every photo that worked."""
     from agari.engine.errors import AgariError
-    from agari.models.calibration_build import calibrate_photo, read_layout_tiles
+    from agari.models.calibration_build import calibrate_layout_photo
     from agari.models.classifier import TileClassifier, read_image
     from agari.paths import tileset_dir
 
@@ -122,8 +122,8 @@ def _calibrate(photos: list[Path], name: str, *, reds: str | None, replace: bool
     for path in photos:
         try:
             image = read_image(path)
-            profile, report = calibrate_photo(profile, image, read_layout_tiles(image, clf), clf,
-                                              source=path.name, force=force)
+            profile, report = calibrate_layout_photo(profile, image, clf, source=path.name,
+                                                     force=force)
         except AgariError as err:
             errors.append({"image": str(path), "error": {"code": err.code,
                                                           "message": err.message}})

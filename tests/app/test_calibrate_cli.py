@@ -39,6 +39,7 @@ def write_toy_model(path: Path) -> Path:
 
 
 locate_module = importlib.import_module("agari.vision.locate")
+calibration_build = importlib.import_module("agari.models.calibration_build")
 """The locator's module (``agari.vision.locate`` the attribute is its function)."""
 runner = CliRunner()
 BLUE_BACK = np.array([175.0, 105.0, 25.0], np.float32)
@@ -82,7 +83,8 @@ def truth_locator(monkeypatch, layouts):
         dets = [TileDetection(quad=t.quad) for i, t in enumerate(tiles) if i not in drop]
         np.random.default_rng(0).shuffle(dets)
         by_shape[name] = dets
-        monkeypatch.setattr(locate_module, "locate", lambda image: list(dets))
+        monkeypatch.setattr(locate_module, "locate", lambda image, **config: list(dets))
+        monkeypatch.setattr(calibration_build, "locate", lambda image, **config: list(dets))
 
     return install
 
