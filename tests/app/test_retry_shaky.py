@@ -1,0 +1,102 @@
+"""`no_hand`: a hand read with little confidence is read again like one that made none, and
+is kept unless two other readings agree on another."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand, NoYaku
+from agari.vision.reading_checks import Situation
+
+import agari.pipeline as pipeline
+from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, read_photo
+from agari.retry import DEFAULT_RETRY, RetryConfig, no_hand
+
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+PHOTO = np.zeros((1080, 1920, 3), np.uint8)
+FIRST = DEFAULT_PIPELINE.locate.max_pixels
+SHAKY = DEFAULT_RETRY.shaky_below / 2
+SURE = (1.0 + DEFAULT_RETRY.shaky_below) / 2
+
+
+def reading(hand: str, confidence: float = 1.0) -> SimpleNamespace:
+    return SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=(), ura=()),
+                           confidence=confidence)
+
+
+def result(reading=None, error=None) -> PhotoResult:
+    return PhotoResult("", 1920, 1080, reading=reading, error=error)
+
+
+def test_the_default_reads_shaky_hands_again():
+    assert 0.0 < DEFAULT_RETRY.shaky_below < 1.0
+
+
+@pytest.mark.parametrize("got, expected", [
+    (result(reading("123m456p789s11z22z2z", SHAKY)), True),
+    (result(reading("123m456p789s11z22z2z", SURE)), False),
+    (result(reading("123m456p789s11z22z2z", SHAKY), NoYaku("no yaku")), True),
+    (result(error=InvalidHand("got 12 tiles")), True),
+    (result(error=NoYaku("no yaku")), False),
+])
+def test_no_hand(got, expected):
+    assert no_hand(got) is expected
+
+
+def test_zero_never_counts_a_hand_as_none():
+    assert not no_hand(result(reading("123m456p789s11z22z2z", 0.01)), RetryConfig(shaky_below=0))
+
+
+@pytest.fixture
+def scales(monkeypatch):
+    """What a photo reads as depends only on the locator's working-image cap."""
+    asked: list[float] = []
+    hands: dict[float, SimpleNamespace] = {}
+
+    def locate(image, *, config, judge=None, reader=None, cores_of=None):
+        return config.max_pixels
+
+    def read_once(image, situation, locate, **kw):
+        cap = locate(image)
+        asked.append(cap)
+        if cap in hands:
+            return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
+        return PhotoResult("", 1920, 1080, error=InvalidHand("got 12 tiles"),
+                           timings=(("all", 1.0),))
+
+    monkeypatch.setattr(pipeline, "locate", locate)
+    monkeypatch.setattr(pipeline, "_read_once", read_once)
+    monkeypatch.setattr(pipeline, "find_cores", lambda bgr, cfg: [])
+    return asked, hands
+
+
+class _Eye:
+    def classify_detections(self, image, dets, *, top_k=5):
+        return dets
+
+
+def test_a_shaky_hand_gives_way_to_two_readings_that_agree(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye())
+    assert asked == [FIRST, 0.7e6, 1.4e6] and got.reading is hands[1.4e6]
+
+
+def test_a_shaky_hand_no_two_readings_contradict_is_kept(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = reading("123m456p789s11z33z3z")
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye())
+    assert len(asked) > 1 and got.reading is hands[FIRST]
+
+
+def test_a_sure_hand_is_read_once(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SURE)
+    hands[0.7e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
+    assert read_photo(PHOTO, SITUATION, classifier=_Eye()).reading is hands[FIRST]
+    assert asked == [FIRST]
