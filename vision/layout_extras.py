@@ -98,6 +98,19 @@ class ExtrasConfig:
     pale_backs: bool = True
     """Pale white dragons in a row with another face and a back (or a second such 白) are
     backs (see `_backs_of_row`)."""
+    wall_columns: bool = True
+    """A face in a wall's column whose tile nearest the player is a back, its centre beyond
+    that back, lies behind the wall (a pond tile whose lower part a stack hides): no
+    indicator. Not applied where the wall shows more than five faces (then no indicators
+    at all: taking the rest made a row of discards a dead wall)."""
+    one_per_kan: bool = False
+    """A loose group shows one indicator and one more per kan among the plan's melds, a
+    dead wall one more still (a kan by another player); a group showing more faces is no
+    indicator group (`_indicator_limit`). Off: up to five either way. Tuning renders
+    (read_photo, interleaved A/B, 940000/960000/910000/920000 x100, with `wall_columns`):
+    layouts 43/36/58/47 -> 43/39/58/47, scores 53/58/67/68 -> 53/58/67/69, but exact hands
+    58/60/69/69 -> 58/59/69/69 (960073: four pond faces no longer dora changed the
+    retry's crop, whose reading then missed the melds). Left off for that."""
     ura_shown: bool = True
     """Ura indicators may lie by the dora. Off where the situation has no riichi (ura are
     turned only then): a row below the dora is then no ura, and a dora row with a tile
@@ -166,6 +179,12 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
+                if cfg.wall_columns and len(faces) <= MAX_INDICATORS:
+                    # A stack hides the lower part of a tile just behind it: the two share
+                    # a column, the back nearer the player (`ExtrasConfig.wall_columns`).
+                    behind = {i for col in group if col[0] in down for i in col[1:]
+                              if (ext[i, 2] + ext[i, 3]) / 2 > ext[col[0], 3]}
+                    faces = tuple(i for i in faces if i not in behind)
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
@@ -316,9 +335,11 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
         if win is not None:
             groups = [g for g in groups if g.faces != (win,)]
             notes.append("the winning tile lies apart from the hand")
-    near = [g for g in groups if g.indicator_like and _near(g, hand, frame, cfg)
-            and not _in_pond(g, groups, cfg)]
-    near += _paired_dora(groups, near, hand, frame, cfg)
+    limit = _indicator_limit(plan) if cfg.one_per_kan else MAX_INDICATORS
+    # Groups showing more faces than that stay in the pond tests (a stack of rows).
+    near = [g for g in groups if g.indicator_like and len(g.faces) <= limit + bool(g.backs)
+            and _near(g, hand, frame, cfg) and not _in_pond(g, groups, cfg)]
+    near += _paired_dora(groups, near, hand, frame, cfg, limit)
     dora_group, ura_group = _indicators(near, hand, frame, cfg)
     used: set[int] = set()
     dora: tuple[int, ...] = ()
@@ -333,16 +354,26 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
     return Extras(dora, ura, win, others, tuple(notes))
 
 
+def _indicator_limit(plan: LayoutPlan) -> int:
+    """Indicators a loose group may show: the dora's, and a kan dora's per kan among the
+    plan's melds (an open meld of four columns, an added or a closed kan). Kans by other
+    players turn more; on the tuning renders (400) no scene shows more than this, while in
+    15 hands without a kan rows of two to five other faces were read as the indicators."""
+    kans = sum(1 for m in plan.melds if m.kind != "open" or len(m.columns) == 4)
+    return 1 + kans
+
+
 def _paired_dora(groups: list[_Group], near: list[_Group],
                  hand: tuple[float, float, float, float], frame: HandFrame,
-                 cfg: ExtrasConfig) -> list[_Group]:
+                 cfg: ExtrasConfig, limit: int = MAX_INDICATORS) -> list[_Group]:
     """Loose groups farther off (or closer to a pond) than indicators may lie, whose ura lie
     near the hand: a dora row with its ura row just below it, as many tiles in each, is the
     indicators however far the dora lie (the ura row's width before it) or what lies behind
     them. Without this the near ura row was read as the dora."""
     out = []
     for g in groups:
-        if g in near or g.backs or not g.indicator_like or not _near(g, hand, frame, replace(
+        if g in near or g.backs or not g.indicator_like or len(g.faces) > limit \
+                or not _near(g, hand, frame, replace(
                 cfg, max_gap=math.inf)):
             continue
         if cfg.pond_rows and len(_stack_of(g, groups, cfg)) >= cfg.pond_rows:

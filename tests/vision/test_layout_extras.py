@@ -10,6 +10,8 @@ from agari.vision.layout import analyse_layout
 from layout_factories import H, Laid, W, _det, _quad, lay_out
 
 HAND = dict(concealed="123m456p789s1122z", win="2z")
+KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
+"""A hand with a kan: two dora indicators (`ExtrasConfig.one_per_kan`)."""
 ORIGIN = (200.0, 600.0)
 DORA_U, DORA_V = 3.0 * W, 2.5 * H  # the factory's default place for the dora group
 
@@ -60,7 +62,7 @@ def test_one_tile_below_a_row_of_three_is_the_dora_not_its_ura() -> None:
 
 
 def test_ura_as_many_as_the_dora_lie_below_them() -> None:
-    laid = lay_out(**HAND, dora="4p3m", ura="9s1z")
+    laid = lay_out(**KAN_HAND, dora="4p3m", ura="9s1z")
     plan = analyse_layout(laid.dets)[0]
     assert plan.dora == tuple(i for i, r in enumerate(laid.roles) if r == "dora")
     assert plan.ura == tuple(i for i, r in enumerate(laid.roles) if r == "ura")
@@ -132,7 +134,7 @@ def test_a_tile_beside_one_back_is_the_dora_however_wide() -> None:
 def test_a_dora_row_farther_off_than_indicators_lie_is_read_with_its_ura_below() -> None:
     # The dora lie beyond `ExtrasConfig.max_gap` of their heights; their ura, just below
     # them and nearer the hand, are within it. Alone the ura row would be read as the dora.
-    laid = lay_out(**HAND, dora="4p3m", ura="9s1z", dora_at=(3.0, 5.8))
+    laid = lay_out(**KAN_HAND, dora="4p3m", ura="9s1z", dora_at=(3.0, 5.8))
     plan = analyse_layout(laid.dets)[0]
     assert plan.dora == tuple(i for i, r in enumerate(laid.roles) if r == "dora")
     assert plan.ura == tuple(i for i, r in enumerate(laid.roles) if r == "ura")

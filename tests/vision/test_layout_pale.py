@@ -8,6 +8,7 @@ from agari.vision.layout import analyse_layout
 from layout_factories import lay_out, with_alternatives
 
 HAND = dict(concealed="123m456p789s1122z", win="2z")
+KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
 PALE = [("5z", 0.92), (BACK, 0.03), ("7s", 0.01)]
 """A back the classifier reads as a blank 白, with a little back probability."""
 
@@ -55,7 +56,7 @@ def test_a_white_dragon_in_a_dead_wall_of_true_backs_stays_the_dora() -> None:
 
 
 def test_two_white_dragon_indicators_stay_the_dora() -> None:
-    laid = lay_out(**HAND, dora="5z5z")
+    laid = lay_out(**KAN_HAND, dora="5z5z")  # a kan: two indicators
     dora = _indices(laid, "dora")
     _paled(laid, dora)
     plan = analyse_layout(laid.dets)[0]

@@ -9,6 +9,8 @@ from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from layout_factories import H, W, _det, _quad, lay_out
 
 HAND = dict(concealed="123m456p789s1122z", win="2z")
+KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
+"""A hand with a kan: two dora indicators (`ExtrasConfig.one_per_kan`)."""
 ORIGIN = (200.0, 600.0)
 
 
@@ -38,12 +40,13 @@ def test_without_the_rule_such_a_stack_gives_indicators() -> None:
     laid = lay_out(**HAND)
     _rows(laid, [["1z", "6z", "8p", "4p"], ["9m", "2z", "2p", "9s"], ["5s", "7m", "3p", "1s"]],
           3.0 * W, 2.5 * H)
-    off = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, pond_rows=0))
+    off = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, pond_rows=0,
+                                                 one_per_kan=False))
     assert analyse_layout(laid.dets, config=off)[0].dora != ()
 
 
 def test_dora_with_their_ura_row_touching_are_still_indicators() -> None:
-    laid = lay_out(**HAND)
+    laid = lay_out(**KAN_HAND)
     ura, dora = _rows(laid, [["9s", "1z"], ["4p", "3m"]], 3.0 * W, 2.5 * H)
     plan = analyse_layout(laid.dets)[0]
     assert (plan.dora, plan.ura) == (tuple(dora), tuple(ura))
