@@ -326,7 +326,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         # A tiny or blurred hand may show no tile at the first working scale, and tiles
         # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
         result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
-    if retry and (no_hand(result) or isinstance(result.error, NoTiles)):
+    if retry and (no_hand(result, config.retry) or isinstance(result.error, NoTiles)):
         result = retried(result, _attempts(image, result, once, located, config),
                          config.retry)
     if isinstance(result.error, NoTiles):
