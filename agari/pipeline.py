@@ -23,6 +23,7 @@ from agari.engine.errors import AgariError, ImageError, InvalidHand, NoTiles
 from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
+from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarity
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, find_cores
 from agari.vision.detection import TileDetection
@@ -82,6 +83,9 @@ class PipelineConfig:
     turned (`agari.vision.reread`), before the layout proper. On the 200 tuning renders
     (seeds 910000 and 920000) it halved the misread hand tiles (112 to 58) for 83 to 84
     exact hands and 55 to 58 exact scores; the real photos' variants 340 to 342 tiles."""
+    polarity: PolarityConfig | None = DEFAULT_POLARITY
+    """Read the photo's tiles with each crop's lightness inverted where they read surer so
+    (a dark-faced set, `agari.models.polarity`); None never."""
     retry: RetryConfig | None = DEFAULT_RETRY
     """When no reading makes a hand (the photo read as too few tiles, or no legal hand),
     locate again at other working scales and in crops round the hand, and take a reading
@@ -361,6 +365,11 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
         raise NoTiles("no tiles found in the image")
     classify = partial(clf.classify_detections, top_k=config.top_k)
     dets = classify(image, dets)
+    if config.polarity is not None:
+        reader = face_polarity(clf, image, dets, config.polarity)
+        if reader is not clf:
+            classify = partial(reader.classify_detections, top_k=config.top_k)
+            dets = classify(image, dets)
     if config.reframe is not None:
         dets = reframe(image, dets, classify, config=config.reframe)
     if config.doubles is not None:
