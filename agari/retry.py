@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from agari.engine.errors import AgariError, InvalidHand, NotAgari
+from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_hand import HandLayout
 
@@ -76,6 +77,10 @@ class RetryConfig:
     kept unless two other readings agree on another; 0 never. On the tuning renders
     940000/960000 (x100, interleaved) 0.6 took exact hands 58+59 -> 60+60 and none lost
     (0.9: 62+60, for more retries); real variants 360 -> 363 of 390 tiles."""
+    shaky_unread: bool = True
+    """A hand that takes as one of its tiles a quad the classifier called no tile (``none``
+    its first name) is shaky too: such a quad is more often half a tile or a gap (on the
+    four tuning sets, 19 of the 27 first readings that took one in were wrong)."""
 
 
 DEFAULT_RETRY = RetryConfig()
@@ -88,7 +93,17 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
     if isinstance(result.error, (InvalidHand, NotAgari)):
         return True
     reading = result.reading
-    return reading is not None and getattr(reading, "confidence", 1.0) < cfg.shaky_below
+    if reading is None:
+        return False
+    if getattr(reading, "confidence", 1.0) < cfg.shaky_below:
+        return True
+    best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
+    return cfg.shaky_unread and best is not None and any(
+        _unread(result.detections[i]) for i, _ in best.tiles)
+
+
+def _unread(det: TileDetection) -> bool:
+    return bool(det.alternatives) and det.alternatives[0][0] == NONE
 
 
 def layout_key(layout: HandLayout) -> tuple:

@@ -100,3 +100,17 @@ def test_a_sure_hand_is_read_once(scales):
     hands[0.7e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
     assert read_photo(PHOTO, SITUATION, classifier=_Eye()).reading is hands[FIRST]
     assert asked == [FIRST]
+
+
+def _det(first: str):
+    return SimpleNamespace(alternatives=((first, 0.6), ("4s", 0.2)))
+
+
+def test_a_hand_built_on_a_quad_called_none_is_shaky_when_asked():
+    sure = SimpleNamespace(layout=SimpleNamespace(hand_text="x", dora=(), ura=()),
+                           confidence=1.0, best=SimpleNamespace(tiles=((0, "4s"), (1, "6s"))))
+    got = PhotoResult("", 1920, 1080, detections=(_det("4s"), _det("none")), reading=sure)
+    clean = PhotoResult("", 1920, 1080, detections=(_det("4s"), _det("6s")), reading=sure)
+    asked = RetryConfig(shaky_unread=True)
+    assert no_hand(got, asked) and not no_hand(clean, asked) and no_hand(got)
+    assert not no_hand(got, RetryConfig(shaky_unread=False))
