@@ -40,7 +40,9 @@ the table photo turned 7 degrees lost its hand, 13 tiles right -> 0). Interleave
 43/43, scores 53 -> 54, missed 106 -> 102; 910000 hands 69 -> 70, layouts 58 -> 59, scores
 67 -> 68, missed 68 -> 65; 920000 hands 71/71 (+920018, -920012), layouts 49/49, scores
 70/70, missed 115 -> 111, misread 11 -> 18, wrong role 104 -> 98. Real variants the same
-(360/390, 16/30 in the tree measured, photo by photo).
+(360/390, 16/30 in the tree measured, photo by photo). Left off (`SpareConfig.bare` None): on
+the tree of a little later the soft standing photo lost its hand (real variants 368 ->
+365 tiles, 19 -> 18 exact).
 
 Like the contests, this only chooses between quads the locator made.
 """
@@ -106,11 +108,13 @@ class SpareConfig:
     printed part, so few fit and most are spares; replaced, the boxes read unsurely became
     short quads in a row of tall ones, and the row fell apart (the standing hand's 13 tiles
     right -> 7; real variants 358 -> 340 tiles right at 0.5, 357 at 0.8). None never checks."""
-    bare: float | None = 0.5
+    bare: float | None = None
     """A spare that `agree` or `centred` keeps out is read all the same where every located
     quad it overlaps is read ``none`` at least this surely (it holds no face: a lying tile's
     face and its front side boxed upright, a strip of body beside a sheared face), and
-    replaces them as any spare does. None never."""
+    replaces them as any spare does. None never: 0.5 read the tuning renders better (see the
+    module's doc) but, on a later tree, the soft standing photo worse (13 -> 10 tiles right;
+    a spare let in at the hand's right end, 0.67-0.79 of the photo's median box)."""
     bare_centred: bool = True
     """Whether `bare` also lets in a spare `centred` keeps out (else only `agree`'s)."""
     bare_size: float = 0.8
