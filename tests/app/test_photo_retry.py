@@ -27,8 +27,11 @@ class _Eye:
 EYE = _Eye()
 
 
-def reading(hand: str, dora: tuple[str, ...] = ()) -> SimpleNamespace:
-    return SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=dora, ura=()))
+def reading(hand: str, dora: tuple[str, ...] = (), *, confidence: float = 0.8,
+            corrections: tuple = ()) -> SimpleNamespace:
+    """A stand-in `Reading`; by default not sure enough to be taken alone."""
+    return SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=dora, ura=()),
+                           confidence=confidence, corrections=corrections)
 
 
 @pytest.fixture
@@ -87,11 +90,54 @@ def test_a_hand_two_other_scales_agree_on_is_taken(scales):
     assert any("other scale" in note for note in result.notes)
 
 
-def test_no_more_readings_once_no_hand_can_be_agreed_on(scales):
+def test_no_more_readings_once_no_hand_can_be_picked(scales):
     asked, hands, _ = scales
-    hands[0.5e6] = reading("123m456p789s11z22z2z")  # the last scale alone: never asked
-    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    hands[0.7e6] = reading("123m456p789s11z22z2z")  # a hand, not sure enough to stand alone
+    hands[0.5e6] = reading("123m456p789s11z33z3z", confidence=1.0)  # another: none alone
+    hands[0.6e6] = reading("123m456p789s11z22z2z", confidence=1.0)  # never asked
+    config = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6, 1.4e6, 0.5e6, 0.6e6),
+                                              agree=3))
+    result = read_photo(PHOTO, SITUATION, classifier=EYE, config=config)
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]  # 0.6e6 could not make three votes
+    assert result.reading is None
+
+
+def test_without_the_sure_rule_the_last_reading_alone_is_not_asked(scales):
+    asked, hands, _ = scales
+    hands[0.5e6] = reading("123m456p789s11z22z2z", confidence=1.0)
+    result = read_photo(PHOTO, SITUATION, classifier=EYE,
+                        config=PipelineConfig(retry=RetryConfig(sure=None)))
     assert asked == [FIRST, 0.7e6, 1.4e6]
+    assert result.reading is None
+
+
+def test_one_sure_reading_is_taken_where_none_agree(scales):
+    asked, hands, _ = scales
+    hands[0.5e6] = reading("123m456p789s11z22z2z", confidence=1.0)
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
+    assert result.reading is hands[0.5e6] and result.error is None
+    assert any("sure of every tile" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("confidence, corrections", [
+    (0.9, ()),                      # other readings of its tiles nearly as likely
+    (1.0, ((3, "4s", "5s"),)),      # the hand made only by overruling the classifier
+])
+def test_a_single_reading_less_than_sure_is_not_taken(scales, confidence, corrections):
+    _, hands, _ = scales
+    hands[1.4e6] = reading("123m456p789s11z22z2z", confidence=confidence,
+                           corrections=corrections)
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert result.reading is None and isinstance(result.error, InvalidHand)
+
+
+def test_a_sure_reading_another_contradicts_is_not_taken(scales):
+    asked, hands, _ = scales
+    hands[0.7e6] = reading("123m456p789s11z22z2z", confidence=1.0)
+    hands[0.5e6] = reading("123m456p789s11z33z3z")
+    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
     assert result.reading is None
 
 
@@ -148,7 +194,7 @@ def test_no_tile_at_any_scale_is_still_no_tiles(scales):
     failure["no_tile_at"] = {FIRST, 0.7e6, 1.4e6, 0.5e6}
     with pytest.raises(NoTiles):
         read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6]  # the last could not make two votes alone
+    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]  # the last might be one sure reading
 
 
 def test_no_tile_with_a_callers_locator_is_not_read_again(scales):

@@ -24,7 +24,7 @@ SURE = (1.0 + DEFAULT_RETRY.shaky_below) / 2
 
 def reading(hand: str, confidence: float = 1.0) -> SimpleNamespace:
     return SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=(), ura=()),
-                           confidence=confidence)
+                           confidence=confidence, corrections=())
 
 
 def result(reading=None, error=None) -> PhotoResult:
@@ -89,9 +89,16 @@ def test_a_shaky_hand_gives_way_to_two_readings_that_agree(scales):
 def test_a_shaky_hand_no_two_readings_contradict_is_kept(scales):
     asked, hands = scales
     hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
-    hands[0.7e6] = reading("123m456p789s11z33z3z")
+    hands[0.7e6] = reading("123m456p789s11z33z3z", SURE)  # more sure, not sure alone
     got = read_photo(PHOTO, SITUATION, classifier=_Eye())
     assert len(asked) > 1 and got.reading is hands[FIRST]
+
+
+def test_a_shaky_hand_gives_way_to_one_sure_reading(scales):
+    _, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = reading("123m456p789s11z33z3z", 1.0)
+    assert read_photo(PHOTO, SITUATION, classifier=_Eye()).reading is hands[0.7e6]
 
 
 def test_a_sure_hand_is_read_once(scales):

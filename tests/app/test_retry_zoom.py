@@ -91,7 +91,8 @@ def crops(monkeypatch):
         asked.append(key)
         if key in hands:
             reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hands[key], dora=(),
-                                                             ura=()))
+                                                             ura=()),
+                                      confidence=0.8, corrections=())  # not sure alone
             return PhotoResult("", 1920, 1080, reading=reading, timings=(("all", 1.0),))
         return PhotoResult("", 1920, 1080, detections=tuple(ROW), roles=("concealed",) * 5,
                            error=InvalidHand("got 5 tiles"), timings=(("all", 1.0),))
