@@ -184,10 +184,15 @@ def read_tiles(image: np.ndarray, classifier, *, top_k: int = 3, fill: bool = Tr
         Classified detections in reading order, those the classifier calls ``none``
         included (label None).
     """
+    from agari.models.polarity import face_polarity
     from agari.vision.locate import locate
 
     classify = partial(classifier.classify_detections, top_k=top_k)
     dets = classify(image, locate(image))
+    reader = face_polarity(classifier, image, dets)  # a dark-faced set: crops read inverted
+    if reader is not classifier:
+        classify = partial(reader.classify_detections, top_k=top_k)
+        dets = classify(image, dets)
     return fill_rows(image, dets, classify, config=config) if fill else dets
 
 
