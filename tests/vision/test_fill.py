@@ -235,6 +235,15 @@ def test_a_called_tile_boxed_whole_is_read_sideways_not_cut_in_half():
     assert fill_rows(image, [anchor, part], reads, config=config)[1].label == two_pin
 
 
+def reads_sideways_at(called: np.ndarray, tile: Tile):
+    """A stand-in classifier: ``tile`` surely for a sideways quad over ``called``, else none."""
+    def reads(img, dets):
+        return [replace(d, label=tile, confidence=0.97)
+                if d.sideways and quad_iou(np.float32(d.quad), np.float32(called)) > 0.8
+                else replace(d, label=None, confidence=0.9) for d in dets]
+    return reads
+
+
 def test_a_called_tile_beside_a_foreshortened_meld_is_sized_by_the_tile_not_the_picture():
     # Tiles lying flat seen at a slant: the upright tile's picture is squat (40 x 26), but
     # the called tile beside it is still a tile's height long (1.31 widths) and shallower.
@@ -243,11 +252,7 @@ def test_a_called_tile_beside_a_foreshortened_meld_is_sized_by_the_tile_not_the_
     anchor = TileDetection(upright, label=Tile.parse("1p"), confidence=0.99)
     called = np.array([[140.0, 85.0], [192.4, 85.0], [192.4, 105.0], [140.0, 105.0]])
     three_sou = Tile.parse("3s")
-
-    def reads(img, dets):
-        return [replace(d, label=three_sou, confidence=0.97)
-                if d.sideways and quad_iou(np.float32(d.quad), np.float32(called)) > 0.8
-                else replace(d, label=None, confidence=0.9) for d in dets]
+    reads = reads_sideways_at(called, three_sou)
 
     config = replace(HAND_FILL, far_pitches=(), rescue_floor=None, max_rounds=1)
     found = fill_rows(image, [anchor], reads, config=config)
@@ -258,7 +263,6 @@ def test_a_called_tile_beside_a_foreshortened_meld_is_sized_by_the_tile_not_the_
     assert old == [anchor]
 
 
-
 def test_a_called_tile_is_tried_beside_the_face_of_a_tile_boxed_with_its_front_side():
     # A tile lying flat boxed with its front side: 26 px of face over 17 px of side. The
     # called tile beside it lies level with the face, not with the box's bottom.
@@ -267,11 +271,7 @@ def test_a_called_tile_is_tried_beside_the_face_of_a_tile_boxed_with_its_front_s
     anchor = TileDetection(boxed, label=Tile.parse("1p"), confidence=0.99)
     called = np.array([[140.0, 85.0], [192.4, 85.0], [192.4, 104.8], [140.0, 104.8]])
     three_sou = Tile.parse("3s")
-
-    def reads(img, dets):
-        return [replace(d, label=three_sou, confidence=0.97)
-                if d.sideways and quad_iou(np.float32(d.quad), np.float32(called)) > 0.8
-                else replace(d, label=None, confidence=0.9) for d in dets]
+    reads = reads_sideways_at(called, three_sou)
 
     config = replace(HAND_FILL, far_pitches=(), rescue_floor=None, max_rounds=1,
                      sideways_trim=0.0)
