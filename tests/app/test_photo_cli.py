@@ -240,3 +240,20 @@ def test_a_grey_photo_says_red_fives_cannot_be_told(stages, photo_file, tmp_path
     image[..., 2] = 120  # a warm cast, as any colour photo has
     cv2.imwrite(str(coloured), image)
     assert pipeline.COLOURLESS_NOTE not in doc_of(photo(str(coloured), "--json"))["notes"]
+
+
+def test_once_reads_a_photo_that_made_no_hand_only_once(stages, photo_file, monkeypatch) -> None:
+    truth = stages(lay_out("123m456p789s1z", "1z").dets)  # 11 tiles: no hand
+    located = []
+
+    def counted(*_):
+        located.append(1)
+        return truth.locate
+
+    monkeypatch.setattr(pipeline, "default_locator", counted)
+    assert photo(str(photo_file), "--json").exit_code == 1
+    assert len(located) > 1  # read again at other scales
+    located.clear()
+    result = photo(str(photo_file), "--once", "--json")
+    assert result.exit_code == 1 and doc_of(result)["error"]["code"] == "invalid_hand"
+    assert len(located) == 1
