@@ -340,9 +340,9 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
 
 def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: PipelineConfig):
-    """The readings `RetryConfig` asks for after ``first`` made no hand: other working
-    scales, then crops round the tiles ``first`` gave a role (each crop is new to the core
-    net, which reads it at its own size)."""
+    """The readings `RetryConfig` asks for after ``first`` made no hand (or a shaky one):
+    other working scales, then crops round the tiles ``first`` gave a role (each crop is new
+    to the core net, which reads it at its own size)."""
     # A cap that binds neither here nor at the first reading would read the same again.
     most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
     caps = [mp for mp in config.retry.max_pixels if most > min(mp, config.locate.max_pixels)]

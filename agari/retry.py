@@ -53,7 +53,7 @@ class ZoomConfig:
 
 @dataclass(frozen=True, slots=True)
 class RetryConfig:
-    """What is tried when the first reading makes no hand.
+    """What is tried when the first reading makes no hand, or a shaky one.
 
     On the tuning renders 910000-910099 and 920000-920099, 50 photos made no hand: each
     single other scale read 7-8 of them right and 3-6 wrong, but where two scales read
@@ -95,7 +95,7 @@ DEFAULT_RETRY = RetryConfig()
 def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
     """The tiles read make no hand: too few or too many, a fifth copy, or not a win (not
     "no yaku": that is a legal hand the situation gives nothing for); or the hand read is
-    shaky (`RetryConfig.shaky_below`)."""
+    shaky (`RetryConfig.shaky_below`, `RetryConfig.shaky_unread`)."""
     if isinstance(result.error, (InvalidHand, NotAgari)):
         return True
     reading = result.reading
@@ -143,7 +143,7 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
                     "made no hand, or a doubtful one")
             return replace(got, timings=tuple(timings), notes=(*got.notes, note))
         sure = got if len(seen) == 1 and _sure(got.reading, cfg.sure) else None
-    if sure is not None and len(seen) == 1:
+    if sure is not None:  # reset to None once a second reading made a hand
         note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
                 "the first reading made no hand, or a doubtful one; one other made this one, "
                 "sure of every tile")

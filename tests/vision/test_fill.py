@@ -235,28 +235,30 @@ def test_a_called_tile_boxed_whole_is_read_sideways_not_cut_in_half():
     assert fill_rows(image, [anchor, part], reads, config=config)[1].label == two_pin
 
 
-def reads_sideways_at(called: np.ndarray, tile: Tile):
-    """A stand-in classifier: ``tile`` surely for a sideways quad over ``called``, else none."""
+THREE_SOU = Tile.parse("3s")
+BESIDE = replace(HAND_FILL, far_pitches=(), rescue_floor=None, max_rounds=1)
+
+
+def called_beside(box, called):
+    """A blank image, a 1p read surely in ``box``, and a stand-in classifier that reads 3s
+    surely for a sideways quad over ``called`` and no tile elsewhere."""
     def reads(img, dets):
-        return [replace(d, label=tile, confidence=0.97)
+        return [replace(d, label=THREE_SOU, confidence=0.97)
                 if d.sideways and quad_iou(np.float32(d.quad), np.float32(called)) > 0.8
                 else replace(d, label=None, confidence=0.9) for d in dets]
-    return reads
+    anchor = TileDetection(box, label=Tile.parse("1p"), confidence=0.99)
+    return np.full((200, 400, 3), 200, np.uint8), anchor, reads
 
 
 def test_a_called_tile_beside_a_foreshortened_meld_is_sized_by_the_tile_not_the_picture():
     # Tiles lying flat seen at a slant: the upright tile's picture is squat (40 x 26), but
     # the called tile beside it is still a tile's height long (1.31 widths) and shallower.
-    image = np.full((200, 400, 3), 200, np.uint8)
-    upright = ((100.0, 79.0), (140.0, 79.0), (140.0, 105.0), (100.0, 105.0))
-    anchor = TileDetection(upright, label=Tile.parse("1p"), confidence=0.99)
     called = np.array([[140.0, 85.0], [192.4, 85.0], [192.4, 105.0], [140.0, 105.0]])
-    three_sou = Tile.parse("3s")
-    reads = reads_sideways_at(called, three_sou)
-
-    config = replace(HAND_FILL, far_pitches=(), rescue_floor=None, max_rounds=1)
+    image, anchor, reads = called_beside(
+        ((100.0, 79.0), (140.0, 79.0), (140.0, 105.0), (100.0, 105.0)), called)
+    config = BESIDE
     found = fill_rows(image, [anchor], reads, config=config)
-    assert [d.label for d in found] == [Tile.parse("1p"), three_sou] and found[1].sideways
+    assert [d.label for d in found] == [Tile.parse("1p"), THREE_SOU] and found[1].sideways
     assert quad_iou(np.float32(found[1].quad), np.float32(called)) > 0.9
     # Sized by the picture (as long as the upright tile is high): it lands off the tile.
     old = fill_rows(image, [anchor], reads, config=replace(config, sideways_aspect=0.0))
@@ -266,15 +268,10 @@ def test_a_called_tile_beside_a_foreshortened_meld_is_sized_by_the_tile_not_the_
 def test_a_called_tile_is_tried_beside_the_face_of_a_tile_boxed_with_its_front_side():
     # A tile lying flat boxed with its front side: 26 px of face over 17 px of side. The
     # called tile beside it lies level with the face, not with the box's bottom.
-    image = np.full((200, 400, 3), 200, np.uint8)
-    boxed = ((100.0, 79.0), (140.0, 79.0), (140.0, 122.0), (100.0, 122.0))
-    anchor = TileDetection(boxed, label=Tile.parse("1p"), confidence=0.99)
     called = np.array([[140.0, 85.0], [192.4, 85.0], [192.4, 104.8], [140.0, 104.8]])
-    three_sou = Tile.parse("3s")
-    reads = reads_sideways_at(called, three_sou)
-
-    config = replace(HAND_FILL, far_pitches=(), rescue_floor=None, max_rounds=1,
-                     sideways_trim=0.0)
+    image, anchor, reads = called_beside(
+        ((100.0, 79.0), (140.0, 79.0), (140.0, 122.0), (100.0, 122.0)), called)
+    config = replace(BESIDE, sideways_trim=0.0)
     assert fill_rows(image, [anchor], reads, config=config) == [anchor]
     found = fill_rows(image, [anchor], reads, config=replace(config, sideways_trim=0.6))
-    assert [d.label for d in found] == [Tile.parse("1p"), three_sou] and found[1].sideways
+    assert [d.label for d in found] == [Tile.parse("1p"), THREE_SOU] and found[1].sideways
