@@ -346,7 +346,8 @@ def _batches(data: list[SceneData], recipe: Recipe, pool: list[tuple[int, int]],
 def train(recipe: Recipe, data: list[SceneData], out: Path,
           log: Callable[[str], None] = lambda _: None, init: Path | None = None) -> CoreNet:
     """Train a `CoreNet` and save its weights to ``out`` (a ``.pt`` file) as it goes;
-    ``init``: weights to start from (a file saved by an earlier run)."""
+    ``init``: weights to start from: a ``.pt`` file an earlier run saved, or a plain ONNX
+    export (`export`; its BatchNorms then stay frozen)."""
     torch.manual_seed(recipe.seed)
     torch.set_num_threads(recipe.threads)
     device = torch.device(recipe.device)
@@ -355,7 +356,14 @@ def train(recipe: Recipe, data: list[SceneData], out: Path,
     held = min(recipe.holdout, len(index) // 10)
     pool = index[:-held] if held else index
     net = CoreNet()
-    if init is not None:
+    # An exported net has its BatchNorms folded away: they come back as the identity and
+    # must stay frozen (batch statistics would undo what the folded weights learnt).
+    frozen = init is not None and init.suffix == ".onnx"
+    if frozen:
+        from agari.models.cores_init import load_onnx_cores
+
+        load_onnx_cores(net, init)
+    elif init is not None:
         net.load_state_dict(torch.load(init, map_location="cpu"))
     net = net.to(device)
     opt = torch.optim.AdamW(net.parameters(), recipe.lr * 2 / 3, weight_decay=1e-4)
@@ -363,6 +371,10 @@ def train(recipe: Recipe, data: list[SceneData], out: Path,
                                                 pct_start=0.1)
     start, smooth = time.time(), None
     net.train()
+    if frozen:
+        from agari.models.training_init import freeze_batchnorm
+
+        freeze_batchnorm(net)
     for step, batch in enumerate(_batches(data, recipe, pool, rng)):
         x, cls, offsets, weight = _unpack(batch, device)
         class_loss, corner_loss = loss(net.logits(x), cls, offsets, weight)

@@ -131,8 +131,11 @@ def cores(
     batch: Annotated[int, typer.Option(help="Crops per step.")] = 16,
     lr: Annotated[float, typer.Option(help="Peak learning rate (one-cycle schedule).")] = 3e-3,
     init: Annotated[Path | None, typer.Option(
-        help="Start from these weights (a .pt file a run saved) instead of random ones.")] = None,
+        help="Start from these weights instead of random ones: a .pt file a run saved, or a "
+        "net this command exported (.onnx; fine-tuned with its BatchNorms frozen).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for initialisation, crops and order.")] = 0,
+    first_seed: Annotated[int, typer.Option(
+        help="Seed of the first scene rendered (another range gives other scenes).")] = 300_000,
     workers: Annotated[int, typer.Option(help="Processes rendering scenes.")] = 2,
     loaders: Annotated[int, typer.Option(
         help="Processes making crops beside training (0: made between steps).")] = 0,
@@ -165,7 +168,8 @@ def cores(
                                f"{str(exc).splitlines()[0]}") from None
         if init is not None and not init.is_file():
             raise ModelError(f"no weights file at {init}")
-        recipe = ct.Recipe(seed=seed, scenes=scenes, steps=steps, batch=batch, lr=lr,
+        recipe = ct.Recipe(seed=seed, scenes=scenes, first_seed=first_seed, steps=steps,
+                           batch=batch, lr=lr,
                            threads=threads, loaders=loaders, device=device)
         if not ct.load_data(data):
             log(f"rendering {scenes} scenes into {data}")

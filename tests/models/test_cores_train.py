@@ -133,3 +133,44 @@ def test_a_run_can_start_from_saved_weights(tiny_data, tmp_path):
     head = start.head.weight.detach()
     assert torch.allclose(resumed.head.weight.detach(), head, atol=1e-6)
     assert not torch.allclose(fresh.head.weight.detach(), head, atol=1e-3)
+
+
+def _trained_looking(seed: int) -> ct.CoreNet:
+    """A net whose BatchNorms are not the identity (as after training), in eval mode."""
+    gen = torch.Generator().manual_seed(seed)
+    net = ct.CoreNet()
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.weight.copy_(torch.rand(m.weight.shape, generator=gen) + 0.5)
+                m.bias.copy_(torch.randn(m.bias.shape, generator=gen) * 0.1)
+                m.running_mean.copy_(torch.randn(m.running_mean.shape, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.running_var.shape, generator=gen) + 0.5)
+    return net.eval()
+
+
+def test_an_exported_net_comes_back_for_fine_tuning_with_its_batchnorms_frozen(
+        tiny_data, tmp_path):
+    from agari.models.cores_init import load_onnx_cores
+
+    path = ct.export(_trained_looking(3), tmp_path / "trained.onnx")
+    back = ct.CoreNet()
+    assert load_onnx_cores(back, path) < 1e-3
+    recipe, data = tiny_data
+    tuned = ct.train(ct.Recipe(steps=2, batch=2, crop=128, threads=1, holdout=0), data,
+                     tmp_path / "tuned.pt", init=path)
+    # Frozen: the identity statistics the folded weights need are never replaced.
+    bn = tuned.e1[1]
+    assert torch.all(bn.running_mean == 0) and torch.all(bn.running_var == 1 - bn.eps)
+    assert not torch.allclose(tuned.head.weight, back.head.weight)
+
+
+def test_the_rewritten_shipped_net_is_refused_as_a_starting_point(tmp_path):
+    from pathlib import Path
+
+    from agari.engine.errors import ModelError
+    from agari.models.cores_init import load_onnx_cores
+
+    shipped = Path(ct.__file__).with_name("tile_cores.onnx")
+    with pytest.raises(ModelError, match="plain export"):
+        load_onnx_cores(ct.CoreNet(), shipped)
