@@ -236,10 +236,14 @@ def _working(bgr: np.ndarray, scale: float, config: LocateConfig
     """The working image at ``scale`` (softened if noisy), in HSV, and its face map and
     grey image (`agari.vision.regions.face_map`)."""
     work = shrink(bgr, scale)
+    gray = None
     if config.noise is not None:
-        work = soften(work, config.noise)
+        gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)  # the noise test and the face map's
+        softened = soften(work, config.noise, gray=gray)
+        work, gray = softened, (gray if softened is work else None)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)  # the face, filled and back maps read it
-    return work, hsv, face_map(work, config.proposals.maps, hsv=hsv)  # both sources read it
+    # Both sources read the face map and grey image.
+    return work, hsv, face_map(work, config.proposals.maps, hsv=hsv, gray=gray)
 
 
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,

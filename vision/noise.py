@@ -61,8 +61,11 @@ def _median_of(values: np.ndarray) -> float:
     return (lo + hi) / 2.0
 
 
-def soften(bgr: np.ndarray, cfg: NoiseConfig = NoiseConfig()) -> np.ndarray:
-    """``bgr`` itself when clean; a median-filtered copy when its noise is above ``cfg.above``."""
-    if noise_sigma(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)) <= cfg.above:
+def soften(bgr: np.ndarray, cfg: NoiseConfig = NoiseConfig(), *,
+           gray: np.ndarray | None = None) -> np.ndarray:
+    """``bgr`` itself when clean; a median-filtered copy when its noise is above ``cfg.above``
+    (``gray``: ``bgr`` in grey, when the caller has it)."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if gray is None else gray
+    if noise_sigma(gray) <= cfg.above:
         return bgr
     return cv2.medianBlur(bgr, cfg.median)

@@ -46,29 +46,40 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     g, mask = _along(frame, axis)
     k = max(3, int(round(cfg.seam_kernel_frac * tile_short)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1))
-    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
-    inside = mask > 0
-    bright = face_brightness(g, inside) if bright is None else bright
-    cap = cfg.seam_clip * max(bright, 1.0)
-    dark = np.minimum(dark, cap) / cap
-    dark[~inside] = 1.0  # background: a gap across the whole line is a perfect seam
-    if cfg.seam_tolerance > 1:
-        # Widen by a pixel so that a line slightly off the seam still finds it.
-        dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
-    h, w = dark.shape
+    h, w = g.shape
     steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
     steps = steps if lean else 0
     slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
+    # All slopes at once: each shear is written into one stack, and one partition and
+    # one mean per end zone serve every slope (numpy calls, not pixels, cost most here).
+    sheared = np.empty((len(slopes), h, w), np.float32)
+    upright = np.flatnonzero(slopes == 0.0)
+    black = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
+    bright = face_brightness(g, mask > 0) if bright is None else bright
+    cap = cfg.seam_clip * max(bright, 1.0)
+    written = -1  # the slot of the stack that already holds the upright lines
+    if black.dtype == np.uint8 and len(upright):
+        # One look-up per pixel, written straight into the upright slot of the stack: the
+        # clipped share of each grey level, by the same float32 steps as a float frame's.
+        written = int(upright[0])
+        dark = cv2.LUT(black, _clipped_shares(cap), dst=sheared[written])
+        if dark.ctypes.data != sheared[written].ctypes.data:
+            written = -1
+    else:
+        dark = np.minimum(black.astype(np.float32), cap) / cap
+    dark[mask == 0] = 1.0  # background: a gap across the whole line is a perfect seam
+    if cfg.seam_tolerance > 1:
+        # Widen by a pixel so that a line slightly off the seam still finds it.
+        dark = cv2.dilate(dark, np.ones((1, cfg.seam_tolerance), np.uint8))
+        written = -1
     zone = max(1, int(round(cfg.margin_zone * h)))
     rows = _sample_rows(h)
     kth = int(cfg.seam_percentile / 100.0 * (len(rows) - 1))
     yc = (h - 1) / 2.0
-    # All slopes at once: each shear is written into one stack, and one partition and
-    # one mean per end zone serve every slope (numpy calls, not pixels, cost most here).
-    sheared = np.empty((len(slopes), h, w), np.float32)
     for i, slope in enumerate(slopes):
         if slope == 0.0:  # upright lines: the warp would copy every pixel where it is
-            sheared[i] = dark
+            if i != written:
+                sheared[i] = dark
             continue
         m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
         cv2.warpAffine(dark, m, (w, h), dst=sheared[i],
@@ -83,6 +94,12 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
         strength = np.minimum(strength, ends)
     pick = strength.argmax(axis=0)  # the first of equally strong slopes, in the order tried
     return strength[pick, np.arange(w)], slopes[pick].astype(np.float32)
+
+
+def _clipped_shares(cap: float) -> np.ndarray:
+    """``min(level, cap) / cap`` in float32 for each grey level 0..255: `seam_profile`'s
+    darkness of a black-hat level, the same float32 steps on a table instead of a frame."""
+    return np.minimum(np.arange(256, dtype=np.float32), cap) / cap
 
 
 def _along(frame: Frame, axis: int) -> tuple[np.ndarray, np.ndarray]:

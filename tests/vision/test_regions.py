@@ -10,8 +10,10 @@ from agari.vision.regions import (
     LevelContours,
     MapConfig,
     back_map,
+    contrast_map,
     face_map,
     filled_map,
+    hsv_saturations,
     ink_map,
     level_regions,
     neutral_map,
@@ -180,3 +182,24 @@ def test_level_contours_give_the_maps_threshold_levels_once(cfg: LevelConfig) ->
     first = traced.levels(cfg)
     np.testing.assert_array_equal(first, threshold_levels(score, cfg))
     assert traced.levels(cfg) is first
+
+
+def test_hsv_saturations_are_opencvs_for_any_colour() -> None:
+    # Every colour's saturation is the table's at its value and spread (the neutral map
+    # reads it instead of converting): a grid over the whole colour cube and its corners.
+    c = np.arange(0, 256, 3, dtype=np.uint8)
+    grid = np.stack(np.meshgrid(c, c, np.r_[c, 255], indexing="ij"), axis=-1)
+    bgr = grid.reshape(-1, 1, 3)
+    sat = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1].ravel()
+    v = bgr.max(axis=2).ravel().astype(np.intp)
+    spread = v - bgr.min(axis=2).ravel()
+    np.testing.assert_array_equal(hsv_saturations()[(v << 8) | spread], sat)
+
+
+@pytest.mark.parametrize("block", [3, 15, 51])
+def test_contrast_map_equals_its_formula(block: int) -> None:
+    for seed in range(3):
+        gray = cv2.cvtColor(_photo(seed), cv2.COLOR_BGR2GRAY)
+        mean = cv2.blur(gray, (block, block), borderType=cv2.BORDER_REPLICATE)
+        want = np.clip(gray.astype(np.int16) - mean.astype(np.int16) + 128, 0, 255)
+        np.testing.assert_array_equal(contrast_map(gray, block), want.astype(np.uint8))
