@@ -330,7 +330,8 @@ def _split_each(image: np.ndarray, jobs: list[tuple[Region, int, TileSize]],
     alone. Each region's pieces are its own, so the result is the same.
     """
     largest = sorted(range(len(jobs)), key=lambda i: -jobs[i][0].area)
-    tasks = [partial(split_region, image, r.contour, size, cfg) for r, _, size in jobs]
+    tasks = [partial(split_region, image, r.contour, size, cfg, rect=r.rect)
+             for r, _, size in jobs]
     return in_turn(tasks, largest, name="agari-split", helper=len(jobs) > 1)()
 
 

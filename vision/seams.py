@@ -162,13 +162,20 @@ def ink_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
     k = max(3, int(round(cfg.ink_kernel_frac * tile_short)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
-    inside = mask > 0
-    bright = face_brightness(g, inside) if bright is None else bright
+    bright = face_brightness(g, mask > 0) if bright is None else bright
     # The level in float32, as the float frames this was tuned on compared it.
-    ink = (dark >= np.float32(cfg.ink_darkness * bright)) & inside
-    h = ink.shape[0]
+    level = np.float32(cfg.ink_darkness * bright)
+    h = dark.shape[0]
     z = int(cfg.margin_zone * h)
-    return ink[z:max(z + 1, h - z)].mean(axis=0).astype(np.float32)
+    band = slice(z, max(z + 1, h - z))  # only the middle of the region is read
+    if dark.dtype == np.uint8 and 0 < len(dark[band]) and math.isfinite(level):
+        # Whole grey levels at or above the float32 level are those at or above its ceiling:
+        # an integer comparison, and counts for the mean of the band's lines.
+        ink = dark[band] >= min(max(math.ceil(float(level)), 0), 256)
+        ink &= mask[band] > 0
+        return (np.count_nonzero(ink, axis=0) / len(ink)).astype(np.float32)
+    ink = (dark >= level) & (mask > 0)
+    return ink[band].mean(axis=0).astype(np.float32)
 
 
 def blank(ink: np.ndarray, tile_short: float, cfg: SplitConfig) -> np.ndarray:

@@ -21,7 +21,7 @@ from agari.vision.proposals import (
 )
 from agari.vision.quads import quad_area
 from agari.vision.regions import face_map, filled_map
-from agari.vision.split import split_region
+from agari.vision.split import mean_of, split_region
 from agari.vision.tile_sizes import local_size, size_anchors
 from locate_factories import add_row, blank
 
@@ -85,3 +85,13 @@ def test_the_maps_traced_on_two_threads_give_their_regions_in_order(cfg: Proposa
     assert len(want) > 20
     assert [(r.level, r.contour.tobytes()) for r in got] == \
         [(r.level, r.contour.tobytes()) for r in want]
+
+
+def test_mean_of_is_numpys_mean_to_the_bit() -> None:
+    # The splitter ranks its plans by the mean seam of their cuts: the list shortcut must
+    # round as numpy's pairwise sum does, at every length up to and past its block.
+    rng = np.random.default_rng(11)
+    for n in [*range(1, 40), 63, 64, 65, 127, 128, 129, 300]:
+        for _ in range(30):
+            values = (rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-4, 5, n)).tolist()
+            assert mean_of(values) == float(np.mean(values))
