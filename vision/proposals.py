@@ -368,11 +368,12 @@ def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, in
     would only repeat the same pieces, but that it was found again still counts."""
     out: list[Region] = []
     counts: list[int] = []
-    boxes = np.zeros((0, 3), np.float32)  # cx, cy, size of the regions kept
+    kept = np.zeros((len(regions), 3), np.float32)  # cx, cy, size of the regions kept
     for r in regions:
         (cx, cy), (w, h), _ = r.rect
         size = max(w, h, 1.0)
-        if len(boxes):
+        if out:
+            boxes = kept[:len(out)]
             near = np.nonzero((np.abs(boxes[:, 0] - cx) <= tol * size)
                               & (np.abs(boxes[:, 1] - cy) <= tol * size)
                               & (np.abs(boxes[:, 2] - size) <= tol * size))[0]
@@ -380,9 +381,9 @@ def _distinct(regions: list[Region], tol: float = 0.08) -> list[tuple[Region, in
             if same:
                 counts[same[0]] += 1
                 continue
+        kept[len(out)] = (cx, cy, size)
         out.append(r)
         counts.append(1)
-        boxes = np.vstack([boxes, np.float32([[cx, cy, size]])])
     return list(zip(out, counts, strict=True))
 
 

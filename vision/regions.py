@@ -356,6 +356,8 @@ class LevelContours:
         self._row_max: np.ndarray | None = None
         self._col_max: np.ndarray | None = None
         self._traced: dict[float, tuple[np.ndarray, ...]] = {}
+        self._areas: dict[float, list[float]] = {}
+        self._rects: dict[tuple[float, int], tuple] = {}
         self._levels: dict[LevelConfig, np.ndarray] = {}
 
     def levels(self, cfg: LevelConfig = LevelConfig()) -> np.ndarray:
@@ -389,6 +391,20 @@ class LevelContours:
                 binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
         return self._traced[threshold]
 
+    def areas(self, threshold: float) -> list[float]:
+        """``cv2.contourArea`` of each contour `at` ``threshold`` (the proposals and the
+        standing rows both filter the face levels' contours by area)."""
+        if threshold not in self._areas:
+            self._areas[threshold] = list(map(cv2.contourArea, self.at(threshold)))
+        return self._areas[threshold]
+
+    def rect(self, threshold: float, index: int) -> tuple:
+        """``cv2.minAreaRect`` of contour ``index`` `at` ``threshold``."""
+        key = (threshold, index)
+        if key not in self._rects:
+            self._rects[key] = cv2.minAreaRect(self.at(threshold)[index])
+        return self._rects[key]
+
 
 def level_regions(
     score: np.ndarray,
@@ -419,13 +435,13 @@ def level_regions(
         traced = LevelContours(score, open_kernel)
     out: list[Region] = []
     for i, t in enumerate(thresholds):
-        for c in traced.at(float(t)):
-            if len(c) < 4:
+        level = float(t)
+        contours = traced.at(level)
+        for j, area in enumerate(traced.areas(level)):
+            if not min_area <= area <= max_area or len(contours[j]) < 4:
                 continue
-            area = cv2.contourArea(c)
-            if not min_area <= area <= max_area:
-                continue
-            rect = cv2.minAreaRect(c)
+            c = contours[j]
+            rect = traced.rect(level, j)
             box = rect[1][0] * rect[1][1]
             rectangularity = area / box if box > 0 else 0.0
             if rectangularity >= min_rectangularity:
