@@ -24,6 +24,7 @@ from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
 from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarity
+from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, find_cores
 from agari.vision.detection import TileDetection
@@ -86,6 +87,9 @@ class PipelineConfig:
     polarity: PolarityConfig | None = DEFAULT_POLARITY
     """Read the photo's tiles with each crop's lightness inverted where they read surer so
     (a dark-faced set, `agari.models.polarity`); None never."""
+    remember: bool = True
+    """Run the classifier once per distinct crop of a photo (`agari.read_memo`): the same
+    answers, without reading again what an earlier stage or reading already read."""
     retry: RetryConfig | None = DEFAULT_RETRY
     """When no reading makes a hand (the photo read as too few tiles, or no legal hand),
     locate again at other working scales and in crops round the hand, and take a reading
@@ -311,6 +315,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
 
     image = as_bgr(image)
     clf = classifier if classifier is not None else default_classifier()
+    if config.remember:
+        clf = remembering(clf)  # for this photo only
 
     net = _net_memo()  # the retries below read the same photo again
 
