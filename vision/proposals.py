@@ -47,7 +47,8 @@ class Proposal:
         quad: float32 ``(4, 2)`` corners, unordered.
         score: log-odds of being one whole tile (`agari.vision.scoring`).
         face_down: found on the back (colour) map.
-        features: the measurements the score was made of (for evaluation).
+        features: the measurements the score was made of (for evaluation: only
+            ``propose(keep_all=True)`` fills them in).
     """
 
     quad: np.ndarray
@@ -164,7 +165,7 @@ def propose(work: np.ndarray, cfg: ProposalConfig = ProposalConfig(), *,
     cands = [_split_all(regions, gray, cfg)]
     if backs is not None:
         cands.append(backs.result())
-    props = _scored(cands, cfg)
+    props = _scored(cands, cfg, features=keep_all)
     if keep_all:
         return props
     kept = _not_specks(suppress(props, cfg.nms_overlap, cfg.min_score), cfg.speck_share)
@@ -344,8 +345,10 @@ def _ink_kernels(area: np.ndarray, cfg: ProposalConfig) -> np.ndarray:
     return ladder[np.abs(np.log(want[:, None] / ladder[None, :])).argmin(axis=1)]
 
 
-def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Proposal]:
-    """Join the candidates of all maps, count votes, and score them."""
+def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig, *,
+            features: bool = True) -> list[Proposal]:
+    """Join the candidates of all maps, count votes, and score them (with each one's
+    measurements, when ``features``: a dict per candidate costs more than the scoring)."""
     cands = [c for c in cands if c]
     if not cands:
         return []
@@ -354,10 +357,13 @@ def _scored(cands: list[dict[str, np.ndarray]], cfg: ProposalConfig) -> list[Pro
     boxes = np.concatenate([q.min(axis=1), q.max(axis=1)], axis=1)
     cols["votes"] = count_votes(boxes, cfg.vote_iou, cols.pop("weight")).astype(np.float32)
     score = tile_score(cols, cfg.weights)
+    down = cols["face_down"].tolist()
+    if not features:
+        return [Proposal(q[i], s, d)
+                for i, (s, d) in enumerate(zip(score.tolist(), down, strict=True))]
     names = [k for k in cols if k not in ("quad", "face_down")]
     return [
-        Proposal(q[i], float(score[i]), bool(cols["face_down"][i]),
-                 {k: float(cols[k][i]) for k in names})
+        Proposal(q[i], float(score[i]), down[i], {k: float(cols[k][i]) for k in names})
         for i in range(len(q))
     ]
 
@@ -401,7 +407,8 @@ def suppress(props: list[Proposal], overlap: float, min_score: float) -> list[Pr
     props = sorted((p for p in props if p.score >= min_score), key=lambda p: -p.score)
     if not props:
         return []
-    boxes = np.array([[*p.quad.min(axis=0), *p.quad.max(axis=0)] for p in props], np.float32)
+    q = np.stack([p.quad for p in props])
+    boxes = np.concatenate([q.min(axis=1), q.max(axis=1)], axis=1).astype(np.float32)
     kept: list[int] = []
     for i, p in enumerate(props):
         if kept:

@@ -168,7 +168,7 @@ def ink_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *,
     h = dark.shape[0]
     z = int(cfg.margin_zone * h)
     band = slice(z, max(z + 1, h - z))  # only the middle of the region is read
-    if dark.dtype == np.uint8 and 0 < len(dark[band]) and math.isfinite(level):
+    if dark.dtype == np.uint8 and len(dark[band]) > 0 and math.isfinite(level):
         # Whole grey levels at or above the float32 level are those at or above its ceiling:
         # an integer comparison, and counts for the mean of the band's lines.
         ink = dark[band] >= min(max(math.ceil(float(level)), 0), 256)
