@@ -39,6 +39,7 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -246,6 +247,22 @@ def _working(bgr: np.ndarray, scale: float, config: LocateConfig
     return work, hsv, face_map(work, config.proposals.maps, hsv=hsv, gray=gray)
 
 
+def _working_traced(bgr: np.ndarray, scale: float, config: LocateConfig,
+                    unwanted: threading.Event | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray],
+                               LevelContours]:
+    """`_working`, and the face map's levels traced (`LevelContours`, with their contours'
+    areas): made beside the probe, whose thread has little else to do. Tracing stops
+    once ``unwanted`` is set (the probe chose another scale; the rest traces lazily)."""
+    work, hsv, face = _working(bgr, scale, config)
+    traced = LevelContours(face[0], config.proposals.levels.open_kernel)
+    for level in traced.levels(config.proposals.levels):
+        if unwanted is not None and unwanted.is_set():
+            break
+        traced.areas(float(level))
+    return work, hsv, face, traced
+
+
 def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
            judge: Judge | None = None, reader: Classify | None = None,
            cores_of: Callable[[np.ndarray, CoreConfig], list[CoreQuad]] | None = None
@@ -286,15 +303,21 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         # target), so the working image at the cap is made beside it, and used if so.
         # Not while the net runs beside: a third thread on two cores made `agari photo`
         # slower (median +5 ms a photo, tuning renders 910000, two runs each).
-        ahead = beside(_working, bgr, cap, config, name="agari-ahead")
+        # Its face levels are traced there too: the probe takes longer than the working
+        # image, and the calling thread would trace them next.
+        unwanted = threading.Event()
+        ahead = beside(_working_traced, bgr, cap, config, unwanted, name="agari-ahead")
         scale = choose_scale(bgr, config.max_pixels, config.scale)
-        same = _work_size(h, w, scale) == _work_size(h, w, cap)
-        work, hsv, face = ahead.result() if same else _working(bgr, scale, config)
+        if _work_size(h, w, scale) == _work_size(h, w, cap):
+            work, hsv, face, traced = ahead.result()
+        else:
+            unwanted.set()
+            work, hsv, face, traced = _working_traced(bgr, scale, config)
     else:
         scale = choose_scale(bgr, config.max_pixels, config.scale) if config.probe else cap
         work, hsv, face = _working(bgr, scale, config)
+        traced = LevelContours(face[0], config.proposals.levels.open_kernel)  # and its levels
     scale = work.shape[1] / w  # the exact factor after rounding the size
-    traced = LevelContours(face[0], config.proposals.levels.open_kernel)  # and its levels
     proposals = propose(work, config.proposals, face=face, hsv=hsv, face_levels=traced)
     if config.standing is not None:
         proposals += standing_proposals(work, proposals, config=config.standing, face=face,
