@@ -309,6 +309,16 @@ class TilesetProfile:
             self.view_probs, self.labels, len(self.class_names)))
 
     @property
+    def prior(self) -> np.ndarray:
+        """float32 ``(C,)``: the classes' prior weights (``back_prior`` for the back, else 1)."""
+        def make() -> np.ndarray:
+            out = np.ones(len(self.class_names), np.float32)
+            if BACK in self.class_names:
+                out[self.class_names.index(BACK)] = self.config.back_prior
+            return out
+        return _cached(self, "prior", make)
+
+    @property
     def inked_kinds(self) -> np.ndarray:
         """bool ``(C,)``: kinds most of whose views carry ink (not a plain 白 or back)."""
         return _cached(self, "inked_kinds", lambda: inked_kinds(
@@ -355,7 +365,7 @@ class TilesetProfile:
         if p.ndim != 2 or p.shape[1] != len(self.class_names):
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
-        logits = cfg.alpha * confusion_log_likelihood(p, self.confusion)
+        logits = cfg.alpha * confusion_log_likelihood(p, self.confusion, self.prior)
         trust = np.float32(1.0)
         if cfg.trust_reliable and len(self.labels):
             trust = (1.0 - self.reliability[p.argmax(axis=1)])[:, None]

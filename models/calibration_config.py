@@ -46,6 +46,12 @@ class AdjustConfig:
         none_from_set: with ``keep_none``, discount the model's ``none`` on an inked crop
             by how often it read this set's views of the kind the crop resembles as no
             tile (`calibration_evidence.kept_none`); needs the crops' ink histograms.
+        back_prior: how much likelier a crop is a face-down tile than any one face kind
+            before it is looked at (`calibration_evidence.confusion_log_likelihood`):
+            walls, standing hands and face-down melds show more backs than there are
+            tiles of a kind. It cancels where the model tells this set's kinds apart and
+            decides where the set's back and a kind look alike to it (a white-backed set's
+            back and its blank 白: from above, the same slab).
     """
 
     alpha: float = 1.0
@@ -62,6 +68,7 @@ class AdjustConfig:
     ink_weight: float = 5.0
     ink_trusts: bool = False
     none_from_set: bool = True
+    back_prior: float = 3.0
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -70,6 +77,8 @@ class AdjustConfig:
             raise InvalidInput(f"absent_prior must be in (0, 1], got {self.absent_prior}")
         if self.neighbours < 1:
             raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
+        if self.back_prior <= 0:
+            raise InvalidInput(f"back_prior must be > 0, got {self.back_prior}")
         if self.ink_weight < 0:
             raise InvalidInput(f"ink_weight must be >= 0, got {self.ink_weight}")
         if self.colour_tolerance <= 0 or self.colour_weight < 0:

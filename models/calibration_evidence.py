@@ -82,13 +82,22 @@ def confusion(view_probs: np.ndarray, labels: np.ndarray, n_classes: int, *,
     return m
 
 
-def confusion_log_likelihood(probs: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """``log Σ_c' p(c') M[c, c']``: how likely the model's output is if the truth is ``c``.
+def confusion_log_likelihood(probs: np.ndarray, m: np.ndarray,
+                             prior: np.ndarray | None = None) -> np.ndarray:
+    """``log π(c) Σ_c' p(c') / π(c') M[c, c']``: how likely the truth is ``c``, given the
+    model's output read through this set's confusions ``m`` and the classes' prior ``π``.
 
     Where the model reads this set's 4s as 0s, a crop it calls 0s may be either;
-    where it reads the set right, this is just its own ``log p``.
+    where it reads the set right, this is just its own ``log p`` (the prior cancels).
+    Where two kinds of this set look alike to it (a face-down tile and a blank 白 of a
+    white-backed set), the prior decides: ``p / π`` is what the crop itself says, and
+    ``π`` how often each kind turns up. ``prior`` float32 ``(C,)``; None is uniform.
     """
-    return np.log(np.maximum(np.asarray(probs, np.float32) @ m.T, _TINY))
+    p = np.asarray(probs, np.float32)
+    if prior is None:
+        return np.log(np.maximum(p @ m.T, _TINY))
+    prior = np.asarray(prior, np.float32)
+    return np.log(np.maximum((p / prior) @ m.T, _TINY)) + np.log(prior)
 
 
 def reliability(view_probs: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:

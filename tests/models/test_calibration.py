@@ -128,6 +128,43 @@ def test_adjust_output_is_a_distribution_and_model_kept_without_evidence():
     assert np.allclose(absent_free.adjust(probs, embed(["1m"] * 5, seed=2)), probs, atol=1e-5)
 
 
+def test_where_the_back_and_a_blank_kind_look_alike_the_prior_decides():
+    """A white-backed set: its back looks, and reads, like its blank 白 (the same slab from
+    above). Backs outnumber any one kind in photos of play, so an undecidable slab is a back;
+    where the model tells the two apart, the prior cancels."""
+    labels = [n for n in FACES for _ in range(4)]
+    alike = ["5z" if n == "back" else n for n in labels]
+    eye = np.eye(len(CLASS_NAMES), dtype=np.float32)[[CLASS_NAMES.index(n) for n in alike]]
+    ids = np.repeat(np.arange(len(FACES)), 4)
+
+    def white_backed(prior: float) -> TilesetProfile:
+        prof = TilesetProfile.create("white", "model123", CLASS_NAMES, DIM,
+                                     config=AdjustConfig(back_prior=prior, beta=0.0))
+        return prof.added(embed(alike, seed=1), no_shapes(len(labels)), labels, ids,
+                          photo=PhotoRecord("layout.jpg", len(FACES), "2024-01-01T00:00:00"),
+                          probs=0.9 * eye + 0.1 / len(CLASS_NAMES))
+
+    slab = confused_probs(["5z"] * 6, wrong_for={})
+    emb = embed(["5z"] * 6, seed=12)
+    back, haku = CLASS_NAMES.index("back"), CLASS_NAMES.index("5z")
+    even = white_backed(1.0).adjust(slab, emb)
+    odds = white_backed(3.0).adjust(slab, emb)
+    ratio = even[:, back] / even[:, haku]
+    assert np.all((ratio > 0.5) & (ratio < 1.0))       # about even: nothing to go by
+    assert np.allclose(odds[:, back] / odds[:, haku], 3.0 * ratio, rtol=0.01)
+    assert np.all(odds.argmax(1) == back)
+    # A set whose back the model reads as a back: a 白 stays a 白, a back a back.
+    for truth in ("5z", "back"):
+        probs, crops = confused_probs([truth] * 6, wrong_for={}), embed([truth] * 6, seed=13)
+        one = make_profile(config=AdjustConfig(back_prior=1.0)).adjust(probs, crops)
+        three = make_profile().adjust(probs, crops)
+        assert np.all(three.argmax(1) == CLASS_NAMES.index(truth))
+        assert np.all(one.argmax(1) == three.argmax(1))
+        assert np.allclose(one, three, atol=0.06)   # the leak of the smoothed confusions
+    with pytest.raises(InvalidInput):
+        AdjustConfig(back_prior=0.0)
+
+
 def test_red_fives_the_set_lacks_are_damped():
     names = [n for n in FACES if n not in ("0m", "0p", "0s")]
     prof = make_profile(names, reds=())
