@@ -79,11 +79,11 @@ def test_a_photo_that_makes_a_hand_is_read_once(scales):
 def test_a_hand_two_other_scales_agree_on_is_taken(scales):
     asked, hands, failure = scales
     hands[0.7e6] = reading("123m456p789s11z22z2z")
-    hands[1.4e6] = reading("123m456p789s11z22z2z", dora=("5z",))  # other indicators: no twin
-    hands[0.5e6] = reading("123m456p789s11z22z2z")
+    hands[0.5e6] = reading("123m456p789s11z22z2z", dora=("5z",))  # other indicators: no twin
+    hands[1.4e6] = reading("123m456p789s11z22z2z")
     result = read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
-    assert result.reading is hands[0.5e6] and result.error is None
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6]
+    assert result.reading is hands[1.4e6] and result.error is None
     assert [s for s, _ in result.timings if s.startswith("retry")] == ["retry 1", "retry 2",
                                                                        "retry 3"]
     assert len(failure["nets"]) == 1  # the net reads the photo at its own size: once
@@ -104,19 +104,19 @@ def test_no_more_readings_once_no_hand_can_be_picked(scales):
 
 def test_without_the_sure_rule_the_last_reading_alone_is_not_asked(scales):
     asked, hands, _ = scales
-    hands[0.5e6] = reading("123m456p789s11z22z2z", confidence=1.0)
+    hands[1.4e6] = reading("123m456p789s11z22z2z", confidence=1.0)
     result = read_photo(PHOTO, SITUATION, classifier=EYE,
                         config=PipelineConfig(retry=RetryConfig(sure=None)))
-    assert asked == [FIRST, 0.7e6, 1.4e6]
+    assert asked == [FIRST, 0.7e6, 0.5e6]
     assert result.reading is None
 
 
 def test_one_sure_reading_is_taken_where_none_agree(scales):
     asked, hands, _ = scales
-    hands[0.5e6] = reading("123m456p789s11z22z2z", confidence=1.0)
+    hands[1.4e6] = reading("123m456p789s11z22z2z", confidence=1.0)
     result = read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
-    assert result.reading is hands[0.5e6] and result.error is None
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6]
+    assert result.reading is hands[1.4e6] and result.error is None
     assert any("sure of every tile" in note for note in result.notes)
 
 
@@ -135,9 +135,9 @@ def test_a_single_reading_less_than_sure_is_not_taken(scales, confidence, correc
 def test_a_sure_reading_another_contradicts_is_not_taken(scales):
     asked, hands, _ = scales
     hands[0.7e6] = reading("123m456p789s11z22z2z", confidence=1.0)
-    hands[0.5e6] = reading("123m456p789s11z33z3z")
+    hands[1.4e6] = reading("123m456p789s11z33z3z")
     result = read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6]
     assert result.reading is None
 
 
@@ -182,19 +182,19 @@ def test_which_failures_are_read_again(scales, error, retried):
 
 def test_a_photo_with_no_tile_at_the_first_scale_is_read_at_the_others(scales):
     asked, hands, failure = scales
-    failure["no_tile_at"] = {FIRST, 1.4e6}  # a tiny hand, or one blurred at some scales
-    hands[0.7e6] = hands[0.5e6] = reading("123m456p789s11z22z2z")
+    failure["no_tile_at"] = {FIRST, 0.5e6}  # a tiny hand, or one blurred at some scales
+    hands[0.7e6] = hands[1.4e6] = reading("123m456p789s11z22z2z")
     result = read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]
-    assert result.reading is hands[0.5e6] and result.error is None
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6]
+    assert result.reading is hands[1.4e6] and result.error is None
 
 
 def test_no_tile_at_any_scale_is_still_no_tiles(scales):
     asked, _, failure = scales
-    failure["no_tile_at"] = {FIRST, 0.7e6, 1.4e6, 0.5e6}
+    failure["no_tile_at"] = {FIRST, 0.7e6, 0.5e6, 1.4e6}
     with pytest.raises(NoTiles):
         read_photo(PHOTO, SITUATION, classifier=EYE)
-    assert asked == [FIRST, 0.7e6, 1.4e6, 0.5e6]  # the last might be one sure reading
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6]  # the last might be one sure reading
 
 
 def test_no_tile_with_a_callers_locator_is_not_read_again(scales):

@@ -12,7 +12,7 @@ from agari.engine.errors import InvalidHand, NoYaku
 from agari.vision.reading_checks import Situation
 
 import agari.pipeline as pipeline
-from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, read_photo
+from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, PipelineConfig, read_photo
 from agari.retry import DEFAULT_RETRY, RetryConfig, no_hand
 
 SITUATION = Situation(Rules.preset("tenhou"), WinContext())
@@ -81,9 +81,9 @@ class _Eye:
 def test_a_shaky_hand_gives_way_to_two_readings_that_agree(scales):
     asked, hands = scales
     hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
-    hands[0.7e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
+    hands[0.7e6] = hands[0.5e6] = reading("123m456p789s11z33z3z")
     got = read_photo(PHOTO, SITUATION, classifier=_Eye())
-    assert asked == [FIRST, 0.7e6, 1.4e6] and got.reading is hands[1.4e6]
+    assert asked == [FIRST, 0.7e6, 0.5e6] and got.reading is hands[0.5e6]
 
 
 def test_a_shaky_hand_no_two_readings_contradict_is_kept(scales):
@@ -121,3 +121,54 @@ def test_a_hand_built_on_a_quad_called_none_is_shaky_when_asked():
     asked = RetryConfig(shaky_unread=True)
     assert no_hand(got, asked) and not no_hand(clean, asked) and no_hand(got)
     assert not no_hand(got, RetryConfig(shaky_unread=False))
+
+
+def test_one_reading_confirming_a_shaky_hand_settles_it(scales):
+    asked, hands = scales
+    first = reading("123m456p789s11z22z2z", SHAKY)
+    hands[FIRST] = first
+    hands[0.7e6] = reading("123m456p789s11z22z2z", SURE)  # not sure enough alone
+    hands[0.5e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")  # never asked
+    config = PipelineConfig(retry=RetryConfig(confirm=1))
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye(), config=config)
+    assert asked == [FIRST, 0.7e6] and got.reading is first
+    assert any("made the same hand" in note for note in got.notes)
+
+
+def test_a_reading_as_shaky_as_the_first_confirms_nothing(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.5e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
+    config = PipelineConfig(retry=RetryConfig(confirm=1))
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye(), config=config)
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6] and got.reading is hands[1.4e6]
+
+
+def test_with_confirm_two_others_still_overrule_a_shaky_hand(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = hands[0.5e6] = reading("123m456p789s11z33z3z")
+    config = PipelineConfig(retry=RetryConfig(confirm=1))
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye(), config=config)
+    assert asked == [FIRST, 0.7e6, 0.5e6] and got.reading is hands[0.5e6]
+
+
+def test_with_confirm_a_sure_reading_still_stands_alone(scales):
+    _, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = reading("123m456p789s11z33z3z", 1.0)
+    config = PipelineConfig(retry=RetryConfig(confirm=1))
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye(), config=config)
+    assert got.reading is hands[0.7e6]
+
+
+def test_a_reading_that_overruled_the_classifier_more_confirms_nothing(scales):
+    asked, hands = scales
+    hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
+    hands[0.7e6] = reading("123m456p789s11z22z2z")
+    hands[0.7e6].corrections = ((1, "4s", "5s"), (2, "6s", "7s"))
+    hands[0.5e6] = hands[1.4e6] = reading("123m456p789s11z33z3z")
+    config = PipelineConfig(retry=RetryConfig(confirm=1))
+    got = read_photo(PHOTO, SITUATION, classifier=_Eye(), config=config)
+    assert asked == [FIRST, 0.7e6, 0.5e6, 1.4e6] and got.reading is hands[1.4e6]
