@@ -12,7 +12,7 @@ which red fives the set has.
 `TilesetProfile.adjust` combines the model's output with that evidence as a
 product of experts, per crop and class ``c``::
 
-    log p'(c) = alpha * log Σ_c' p(c') M[c, c'] + beta * g * s(c) [− colour(c)]
+    log p'(c) = alpha * log π(c) Σ_c' p(c') / π(c') M[c, c'] + beta * g * s(c) [− colour(c)]
                 [+ ink_weight * ink(c)] [+ log absent_prior]
 
 then normalised. ``M`` is how the model reads *this* set: ``M[c, c']`` is its
@@ -20,6 +20,9 @@ mean probability of ``c'`` over the views of ``c`` (smoothed towards the
 identity). Where the model reads the set right, ``M`` is near the identity
 and the first term is its own ``log p(c)``; where it reads this set's 4s as 0s,
 a crop it calls 0s counts as evidence for 4s too, and the similarity decides.
+``π`` is the classes' prior (``back_prior`` for the back, 1 else): it cancels where
+the model tells the set's kinds apart, and where it reads the set's back as its
+blank 白 (a white-backed set) the likelier back is taken.
 ``g`` (``trust_reliable``) is 1 − precision × recall of the model's first
 choice for the crop, measured on the views: evidence speaks where the model
 proved fallible on this set, and not where it read the set faultlessly.
