@@ -144,7 +144,7 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     tiles = [dets[i] for i in idx]
     rows = [[idx[j] for j in row] for row in find_rows(tiles, config.geometry)]
     centre_y = {i: dets[i].centre[1] for i in idx}
-    hand_row = max(rows, key=lambda r: (row_weight(dets, r),
+    hand_row = max(rows, key=lambda r: (_column_weight(dets, r, config),
                                         float(np.mean([centre_y[i] for i in r]))))
     frame = frame_of_row(dets, hand_row)
     if len(hand_row) < MIN_ROW:
@@ -152,7 +152,7 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         frame = neighbour_frame(tiles) or frame
     dets = aligned(dets, frame)
     rows = [[idx[j] for j in row] for row in find_rows([dets[i] for i in idx], config.geometry)]
-    hand_row = max(rows, key=lambda r: (row_weight(dets, r),
+    hand_row = max(rows, key=lambda r: (_column_weight(dets, r, config),
                                         float(np.mean([centre_y[i] for i in r]))))
     frame = frame_of_row(dets, hand_row)
     quads = quads_of(dets)
@@ -170,6 +170,16 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
         hand_row = hand_row + found
         not_tiles = [i for i in not_tiles if i not in found]
     return _laid_plans(dets, hand_row, rest, not_tiles, frame, config, flip, upright)
+
+
+def _column_weight(dets: list[TileDetection], row: list[int], config: LayoutConfig) -> float:
+    """`row_weight` counting each column of the row once (by its first tile): a pond's rows
+    or a cluster of tiles read as one row stack quads across it."""
+    if len(row) < MIN_ROW:
+        return row_weight(dets, row)
+    ext = frame_of_row(dets, row).project(quads_of([dets[i] for i in row]))
+    cols = columns_of(list(range(len(row))), ext, config.geometry)
+    return row_weight(dets, [row[col[0]] for col in cols])
 
 
 def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
@@ -239,6 +249,21 @@ def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, confi
                 other = _frame_plans(*seen[1], variants, upright, config.lying)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
+            # A lone called tile read as a concealed one, or concealed tiles in three
+            # groups or more: seen from across, a hand laid out as usual (a winning tile
+            # apart, melds after it) reads so as located; turned round it reads as laid.
+            if k == 0 and len(seen) == 2 and not variants and not upright and \
+                    (_called_concealed(plans[0][0], cols, tokens)
+                     or _scattered(plans[0][0], cols, tokens)):
+                other = _frame_plans(*seen[1], variants, upright, config.lying)
+                if other and _calls_all(other[0][0], seen[1][2], seen[1][3]):
+                    return other
+            if k == 1 and not variants and not upright:
+                # The row reads as located only with a sideways tile taken upright; where
+                # that sets apart the turned reading's first tile, it is the likelier.
+                level = _frame_plans(*seen[0], True, upright, config.lying)
+                if level and _winner_first(plans[0][0], level[0][0]):
+                    return level + plans
             return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
                     + plans + _lying_end(dets, seen[k], variants, upright, config))
     # Backs outside a closed kan are no hand tiles (a wall beside or behind a standing
@@ -380,6 +405,38 @@ def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:
     of the row: perhaps its winning tile, seen from across the table."""
     return (plan.win is None and not plan.melds and len(tokens) == 2
             and len(tokens[0]) == 1)
+
+
+def _called_concealed(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bool:
+    """The plan takes a sideways column (a lone one, read as a tile lying flat by the row)
+    for a concealed tile other than the winning tile (which may lie flat by a standing
+    hand)."""
+    token = dict(zip((col[0] for col in cols), "".join(tokens), strict=True))
+    return any(token[i] in "SK" for i in plan.concealed)
+
+
+def _scattered(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bool:
+    """The plan's concealed tiles (the winning tile aside) lie in three or more groups: a
+    hand is laid as one run (a gap inside it may part it in two)."""
+    group = {col[0]: g for g, col in zip(
+        (g for g, t in enumerate(tokens) for _ in t), cols, strict=True)}
+    return len({group[i] for i in plan.concealed}) >= 3
+
+
+def _calls_all(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bool:
+    """A hand-sized plan with melds and a winning tile set apart that puts every sideways
+    column in a meld."""
+    return bool(plan.melds) and plan.win is not None and plan.size in HAND_SIZES and \
+        not _called_concealed(plan, cols, tokens)
+
+
+def _winner_first(turned: LayoutPlan, level: LayoutPlan) -> bool:
+    """The turned frame's hand starts with the tile that, seen as located with a sideways
+    tile taken upright, is the winning tile set apart at the end: the turned frame made a
+    meld of the concealed tiles at the row's start, the first of them squat only for lying
+    nearest the camera."""
+    return bool(turned.melds) and level.win is not None and level.size in HAND_SIZES \
+        and bool(turned.concealed) and turned.concealed[0] == level.win
 
 
 def _wins_alone(turned: LayoutPlan, as_seen: LayoutPlan) -> bool:
