@@ -292,7 +292,8 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
         side = sideways_flags(dets, ext, groups, config.geometry)
         tokens = [row_tokens(g, dets, side) for g in groups]
         pose = row_pose(groups, ext, config.lying)
-        if config.lying.join_groups and (joined := joined_groups(groups, tokens, pose)):
+        if config.lying.join_groups and (joined := joined_groups(
+                groups, tokens, pose, short=config.lying.join_short)):
             groups = joined
             continue
         break

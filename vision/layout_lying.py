@@ -42,6 +42,9 @@ class LyingConfig:
     """Measure against the most upright group of two or more columns (the standing hand,
     however few its tiles: four concealed tiles beside three melds lying flat) rather than
     the longest."""
+    join_short: bool = True
+    """Also join a melds-only group of two columns lying flat right after the hand with the
+    melds-only group after it, where the two show a called tile (`joined_groups`)."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -196,16 +199,30 @@ UNFILLABLE = 5
 off: a melds-only group of five is two melds parted in the wrong place."""
 
 
-def joined_groups(groups: list[list[list[int]]], tokens: list[str], pose: RowPose
-                  ) -> list[list[list[int]]] | None:
+def joined_groups(groups: list[list[list[int]]], tokens: list[str], pose: RowPose,
+                  short: bool = False) -> list[list[list[int]]] | None:
     """The row's groups with each melds-only group of five columns that shows a called tile
     joined with the melds-only group after it (gaps between melds laid side by side are
-    narrow and a foreshortened called tile can open one where none is); None when none is."""
+    narrow and a foreshortened called tile can open one where none is); None when none is.
+
+    With ``short``, so is a melds-only group of two columns lying flat right after the hand
+    (or its winning tile), where it or the group after it shows a called tile: a meld parted
+    by such a gap (``PP`` then ``PSPP`` for the melds ``PPP`` and ``SPP``, the first one's
+    called tile not seen) read its two tiles as concealed ones. (Two columns after a meld
+    may close that meld instead, `layout_parse.bridged_cuts`; one column is the winning
+    tile lying flat.)"""
     bound = _melds_only(tokens, pose)
     out, text, start = [list(groups[0])], [tokens[0]], [bound.get(0)]
     for g in range(1, len(groups)):
         k = start[-1]
         part = text[-1][k:] if k is not None else ""
+        alone = len(out[-1]) == len(groups[g - 1])  # group g - 1 not joined to another
+        if short and alone and k == 0 and len(part) == 2 and pose.lying[g - 1] \
+                and g >= 2 and bound.get(g - 2) is None and bound.get(g) == 0 \
+                and set("SK") & set(part + tokens[g]):
+            out[-1] = out[-1] + list(groups[g])
+            text[-1] += tokens[g]
+            continue
         # Only a group that shows a called tile of its own: one that follows a called tile
         # the locator made up (a tilted tile flagged sideways) is no meld at all.
         if len(part) == UNFILLABLE and ("S" in part or "K" in part) and bound.get(g) == 0:
