@@ -53,7 +53,8 @@ def test_face_up_truth_matches_the_clean_image():
             x, y, w, h = t.box
             assert w > 4 and h > 4
             quad = np.array(t.quad)
-            inside = np.cross(np.roll(quad, -1, 0) - quad, np.array(t.centre) - quad)
+            edge, to_centre = np.roll(quad, -1, 0) - quad, np.array(t.centre) - quad
+            inside = edge[:, 0] * to_centre[:, 1] - edge[:, 1] * to_centre[:, 0]  # 2-D cross
             assert (inside > 0).all() or (inside < 0).all()  # a convex quad around its centre
             (x0, y0), (x1, y1), _, (x3, y3) = t.quad
             assert (np.hypot(x1 - x0, y1 - y0) > np.hypot(x3 - x0, y3 - y0)) == t.sideways
