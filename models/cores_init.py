@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import torch
 from agari.engine.errors import ModelError
+from agari.models.cores_train import onnx_mismatch
 from agari.models.training_init import _initializers, _set
 from torch import nn
 
@@ -46,7 +46,6 @@ def load_onnx_cores(net: nn.Module, path: Path) -> float:
         ModelError: unreadable file, a rewritten or foreign graph, or outputs that differ.
     """
     import onnx
-    import onnxruntime as ort
 
     try:
         proto = onnx.load(str(path))
@@ -73,13 +72,7 @@ def load_onnx_cores(net: nn.Module, path: Path) -> float:
             bn.weight.fill_(1.0)
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-    x = np.random.default_rng(0).uniform(0, 255, (1, 3, 136, 240)).astype(np.float32)
-    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
-        None, {"image": x})[0]
-    net.eval()
-    with torch.no_grad():
-        want = net(torch.from_numpy(x)).numpy()
-    diff = float(np.abs(got - want).max())
+    diff = onnx_mismatch(net, path)
     if diff > MATCH_TOLERANCE:
         raise ModelError(f"the net loaded from {path} differs from the file by {diff:.2e}; "
                          "not starting from it")
