@@ -98,6 +98,8 @@ MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
 """Tiles in a waiting and a complete hand, each meld counted as three."""
+MAX_FACED = 4
+"""Backs of a row taken face up together at most (`_faced_backs`): a set has four 白."""
 
 
 def is_tile(det: TileDetection) -> bool:
@@ -228,7 +230,47 @@ def _sides_alike(plan: LayoutPlan) -> bool:
 
 def _plans_in(dets: list[TileDetection], row: list[int], frame: HandFrame, config: LayoutConfig,
               flip: bool | None, upright: bool) -> list[tuple[LayoutPlan, set[int]]]:
-    """Plans of the hand's row in ``frame`` (or turned round), with the detections they use."""
+    """Plans of the hand's row in ``frame`` (or turned round), with the detections they use:
+    as seen, then, where none of those is a hand's size, with its backs taken face up
+    (`_faced_backs`; a stray back by a waiting hand's row read as 白 made it complete:
+    980062, 910065)."""
+    plans = _plans_as_seen(dets, row, frame, config, flip, upright)
+    if any(p.size in HAND_SIZES for p, _ in plans):
+        return plans
+    return plans + [p for p in _faced_backs(dets, row, frame, config, flip) if p not in plans]
+
+
+def _faced_backs(dets: list[TileDetection], row: list[int], frame: HandFrame,
+                 config: LayoutConfig, flip: bool | None) -> list[tuple[LayoutPlan, set[int]]]:
+    """Hand-sized plans of a row read with every back in it face up: a blank 白 looks like a
+    pale back (the classifier may be sure of the back), and a back among a hand's concealed
+    tiles is none of them (tuning renders: 980037 three 白 before the winning tile, 970060 two
+    at the hand's end, read as backs). The reading names such a tile 白 first
+    (`agari.vision.reading.candidates`) and keeps the plan only where its hand reads better
+    than the row as seen."""
+    out = []
+    for turned in [False, True] if flip is None else [flip]:
+        f = frame.flipped() if turned else frame
+        ext = f.project(quads_of(dets))
+        cols = [face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
+        groups = split_by_gaps(cols, ext, group_limit(
+            cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
+            relative=config.relative_gap))
+        tokens, pose = _tokens_and_pose(dets, ext, groups, config)
+        backs = sum(t.count("B") + t.count("b") for t in tokens)
+        if not backs or backs > MAX_FACED:
+            return []
+        faced = [t.replace("B", "P").replace("b", "P") for t in tokens]
+        out += [p for p in _frame_plans(f, turned, cols, faced, pose, False, False, config.lying)
+                if p[0].size in HAND_SIZES]
+    return out
+
+
+def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
+                   config: LayoutConfig, flip: bool | None, upright: bool
+                   ) -> list[tuple[LayoutPlan, set[int]]]:
+    """`_plans_in` with the backs as seen (two that may be a blank 白 tried face up among the
+    variants, `upright_variants`)."""
     tries = [False, True] if flip is None else [flip]
     seen = []
     for turned in tries:

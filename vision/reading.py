@@ -22,6 +22,7 @@ from agari.engine.errors import InvalidHand
 from agari.engine.tiles import TILE_NAMES, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import LayoutPlan
+from agari.vision.layout_geometry import is_face_down
 from agari.vision.layout_hand import HandLayout, LaidMeld
 from agari.vision.reading_checks import (
     IMPOSSIBLE,
@@ -62,6 +63,11 @@ class ReadingConfig:
 
 
 DEFAULT_READING = ReadingConfig()
+
+WHITE = "5z"
+"""白, the face a back read as a face most likely shows."""
+FACED_WHITE_P = 0.05
+"""A back read as a face is 白 with at least this probability (`candidates`)."""
 
 KEEP_PER_LEVEL = 16
 """Readings kept per plan at its best level so far (they come likeliest first)."""
@@ -156,6 +162,12 @@ def candidates(det: TileDetection, cfg: ReadingConfig = DEFAULT_READING
     named = [(n, p) for n, p in det.alternatives if n in TILE_NAMES]
     if not named and isinstance(det.label, Tile):
         named = [(str(det.label), det.confidence or 1.0)]
+    if is_face_down(det):
+        # A back the layout reads as a face (`layout._faced_backs`): likeliest a blank 白,
+        # which looks like one, whatever little the classifier gave it.
+        white = max(dict(named).get(WHITE, 0.0), FACED_WHITE_P)
+        named = sorted([(WHITE, white), *((n, p) for n, p in named if n != WHITE)],
+                       key=lambda np_: -np_[1])
     if not named:
         raise InvalidHand("a face-up tile of the hand could not be read as any tile")
     kept = [(n, p) for n, p in named if p >= cfg.min_probability] or named[:1]
