@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from agari.engine.tiles import BACK, TILE_NAMES
@@ -55,6 +56,9 @@ MELD_COLUMNS = 3
 """Columns of the smallest meld: narrower groups are not tested for sideways tiles."""
 UPRIGHT_SPREAD = 1.2
 """Tiles within this factor of a row's median aspect count as upright when sizing the row."""
+MEMO_SIZE = 4096
+"""Rows and frames remembered by their quads (`find_rows`, `frame_of_row`): a photo's
+layouts find the same rows again for every fix the reading tries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,10 +184,23 @@ def find_rows(dets: list[TileDetection], cfg: GeometryConfig = DEFAULT_GEOMETRY
     the linked components, largest first. (The upper tile of an added kan
     joins its row later, see `stacked_onto`.)
     """
-    n = len(dets)
+    try:
+        rows = _remembered_rows(tuple(d.quad for d in dets), cfg)
+    except TypeError:  # a quad given as an array: no memo key
+        rows = _rows(quads_of(dets), cfg)
+    return [list(r) for r in rows]
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _remembered_rows(quads: tuple, cfg: GeometryConfig) -> tuple[tuple[int, ...], ...]:
+    return _rows(np.asarray(quads, np.float64).reshape(-1, 4, 2), cfg)
+
+
+def _rows(quads: np.ndarray, cfg: GeometryConfig) -> tuple[tuple[int, ...], ...]:
+    """`find_rows` of float ``(N, 4, 2)`` quads."""
+    n = len(quads)
     if n == 0:
-        return []
-    quads = quads_of(dets)
+        return ()
     along, up = tile_axes(quads)
     own = _own_extents(quads, along, up)
     short = np.minimum(own[:, 0], own[:, 1])
@@ -219,7 +236,7 @@ def find_rows(dets: list[TileDetection], cfg: GeometryConfig = DEFAULT_GEOMETRY
     rows: dict[int, list[int]] = {}
     for i in range(n):
         rows.setdefault(root(i), []).append(i)
-    return sorted(rows.values(), key=lambda r: (-len(r), r[0]))
+    return tuple(tuple(r) for r in sorted(rows.values(), key=lambda r: (-len(r), r[0])))
 
 
 def stacked_onto(row: list[int], loose: list[int], ext: np.ndarray, frame: HandFrame,
@@ -289,7 +306,19 @@ def row_weight(dets: list[TileDetection], row: list[int]) -> float:
 
 def frame_of_row(dets: list[TileDetection], row: list[int]) -> HandFrame:
     """The frame of one row: mean direction of its tiles, tile size from its upright tiles."""
-    quads = quads_of([dets[i] for i in row])
+    try:
+        return _remembered_frame(tuple(dets[i].quad for i in row))
+    except TypeError:  # a quad given as an array: no memo key
+        return _frame(quads_of([dets[i] for i in row]))
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _remembered_frame(quads: tuple) -> HandFrame:
+    return _frame(np.asarray(quads, np.float64).reshape(-1, 4, 2))
+
+
+def _frame(quads: np.ndarray) -> HandFrame:
+    """`frame_of_row` of the row's float ``(N, 4, 2)`` quads."""
     along, up = tile_axes(quads)
     a = _unit(along.mean(0))
     # Up is perpendicular to the row; its sign follows the majority of the tiles.

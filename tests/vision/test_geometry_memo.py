@@ -1,0 +1,69 @@
+"""`layout_geometry.find_rows` and `frame_of_row` remember their answers by the quads: a
+hit answers as the computation does, a moved quad misses, and callers get lists of their own."""
+
+from __future__ import annotations
+
+import numpy as np
+from agari.vision.detection import TileDetection
+from agari.vision.layout_geometry import (
+    DEFAULT_GEOMETRY,
+    _frame,
+    _remembered_frame,
+    _remembered_rows,
+    _rows,
+    find_rows,
+    frame_of_row,
+    quads_of,
+)
+
+
+def _tile(x: float, y: float, w: float = 30.0, h: float = 40.0) -> TileDetection:
+    return TileDetection(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+
+
+def _hand(n: int = 6, y: float = 100.0) -> list[TileDetection]:
+    return [_tile(50.0 + 32.0 * k, y) for k in range(n)]
+
+
+def test_rows_remembered_answer_as_computed_and_are_the_callers_own():
+    dets = _hand() + [_tile(400.0, 400.0), _tile(432.0, 400.0)]
+    want = [list(r) for r in _rows(quads_of(dets), DEFAULT_GEOMETRY)]
+    first = find_rows(dets)
+    hits = _remembered_rows.cache_info().hits
+    again = find_rows(list(dets))
+    assert first == again == want == [[0, 1, 2, 3, 4, 5], [6, 7]]
+    assert _remembered_rows.cache_info().hits == hits + 1
+    first[0].append(99)
+    assert find_rows(dets) == want  # the memo's answer is not the caller's list
+
+
+def test_a_moved_quad_misses():
+    _remembered_rows.cache_clear()
+    dets = _hand()
+    assert find_rows(dets) == [[0, 1, 2, 3, 4, 5]]
+    moved = dets[:5] + [_tile(50.0 + 32.0 * 5, 600.0)]  # the last tile far below the row
+    misses = _remembered_rows.cache_info().misses
+    assert find_rows(moved) == [[0, 1, 2, 3, 4], [5]]
+    assert _remembered_rows.cache_info().misses == misses + 1
+
+
+def test_frames_remembered_answer_as_computed():
+    dets = _hand(8)
+    row = [1, 2, 3, 4, 5]
+    want = _frame(quads_of([dets[i] for i in row]))
+    assert frame_of_row(dets, row) == want
+    hits = _remembered_frame.cache_info().hits
+    assert frame_of_row(dets, row) == want
+    assert _remembered_frame.cache_info().hits == hits + 1
+    _remembered_frame.cache_clear()
+    misses = _remembered_frame.cache_info().misses
+    larger = [_tile(50.0 + 40.0 * k, 100.0, w=36.0, h=48.0) for k in range(8)]
+    assert frame_of_row(larger, row).tile_width == 36.0  # other quads: computed again
+    assert _remembered_frame.cache_info().misses == misses + 1
+
+
+def test_array_quads_are_read_without_the_memo():
+    dets = [TileDetection(np.array(d.quad)) for d in _hand()]
+    plain = _hand()
+    assert find_rows(dets) == find_rows(plain)
+    assert frame_of_row(dets, [0, 1, 2]) == frame_of_row(plain, [0, 1, 2])
