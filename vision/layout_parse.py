@@ -18,6 +18,7 @@ reading stage chooses by the tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, islice
 from typing import Literal
 
@@ -34,6 +35,9 @@ MAX_BRIDGES = 3
 """Gaps a cut may close at most (`bridged_cuts`)."""
 MAX_BRIDGE_TRIES = 24
 """Sets of gaps closed together tried per number of gaps, at most (`bridged_cuts`)."""
+MEMO_ROWS = 4096
+"""Rows (token strings) whose cuts are remembered: a photo's layouts parse the same few
+rows again and again (each fix the reading tries, each working scale read again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,12 @@ def segment_row(groups: list[str]) -> list[list[Chunk]]:
     >>> len(segment_row(["SPP", "PPPPP"]))
     0
     """
+    return [list(cut) for cut in _segment_row(tuple(groups))]
+
+
+@lru_cache(maxsize=MEMO_ROWS)
+def _segment_row(groups: tuple[str, ...]) -> tuple[tuple[Chunk, ...], ...]:
+    """`segment_row`, remembered (chunks are frozen; callers get lists of their own)."""
     partial: list[tuple[list[Chunk], bool]] = [([], False)]
     offset = 0
     for g, tokens in enumerate(groups):
@@ -128,8 +138,8 @@ def segment_row(groups: list[str]) -> list[list[Chunk]]:
         partial = nxt
         offset += len(tokens)
         if not partial:
-            return []
-    return [c for c, _ in partial]
+            return ()
+    return tuple(tuple(c) for c, _ in partial)
 
 
 def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
@@ -144,6 +154,12 @@ def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
     gaps are closed together (two melds each opened beside its called tile: ``S``,
     ``PP``, ``PS``, ``P``), each spanned by a meld; cuts with fewer runs come first.
     """
+    return [list(cut) for cut in _bridged_cuts(tuple(groups))]
+
+
+@lru_cache(maxsize=MEMO_ROWS)
+def _bridged_cuts(groups: tuple[str, ...]) -> tuple[tuple[Chunk, ...], ...]:
+    """`bridged_cuts`, remembered."""
     eligible = []
     for g in range(len(groups) - 1):
         pair = groups[g] + groups[g + 1]
@@ -160,7 +176,7 @@ def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
         if any(runs <= 2 for runs, *_ in out):
             break
     out.sort(key=lambda r: r[:2])
-    return [cut for *_, cut in out[:MAX_SEGMENTATIONS]]
+    return tuple(tuple(cut) for *_, cut in out[:MAX_SEGMENTATIONS])
 
 
 def _runs(cut: list[Chunk]) -> int:
