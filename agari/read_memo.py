@@ -7,15 +7,20 @@ tiles the first reading found: the core net's quads are the same at every workin
 The model's answer for a crop depends on nothing else (onnxruntime gives each row of a
 batch bit-identical outputs whatever else is in the batch), so a crop's outputs are kept,
 keyed by its input tensor, and only new crops are run.
+
+A located tile asked about again (the same quad, lying the same way, in the same image) is
+not even cut again: `classify_detections` keeps each tile's names (`DetectionMemo`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from agari.models.classifier import TileClassifier
+from agari.vision.detection import TileDetection
 
 
 class MemoSession:
@@ -60,14 +65,61 @@ class MemoSession:
         return [np.stack([g[k] for g in got]) for k in range(len(got[0]))]
 
 
+class DetectionMemo:
+    """`TileClassifier.classify_detections` keeping each tile's names: a detection whose
+    quad and flag were read before in the same image (the very array: one photo's) with
+    the same ``top_k`` takes the names read then, uncut and unread.
+
+    A tile's crop depends on its image, quad and ``sideways`` alone, and its names on its
+    crop's row of model outputs (`MemoSession`), so the names come out the same; the other
+    fields are the detection's own, as `classify_detections` leaves them."""
+
+    def __init__(self, classify: Callable[..., list[TileDetection]]) -> None:
+        self._classify = classify
+        # id(image) -> (image, {(quad, sideways, top_k): names}): holding the image keeps
+        # its id from being reused by another array while the memo lives.
+        self._images: dict[int, tuple[np.ndarray, dict[tuple, tuple]]] = {}
+        self.asked = 0
+        """Detections asked for, all told."""
+        self.read = 0
+        """Detections actually cut and read."""
+
+    def __call__(self, image: np.ndarray, detections: Sequence[TileDetection], *,
+                 top_k: int = 3) -> list[TileDetection]:
+        held = self._images.get(id(image))
+        if held is None or held[0] is not image:
+            held = self._images[id(image)] = (image, {})
+        names = held[1]
+        keys = [(d.quad, d.sideways, top_k) for d in detections]
+        try:
+            todo = {key: d for key, d in zip(keys, detections, strict=True) if key not in names}
+        except TypeError:  # a quad given as an array: not hashable, read as it is
+            return self._classify(image, detections, top_k=top_k)
+        self.asked += len(keys)
+        if todo:
+            self.read += len(todo)
+            for key, got in zip(todo, self._classify(image, list(todo.values()), top_k=top_k),
+                                strict=True):
+                names[key] = (got.label, got.confidence, got.face_down, got.alternatives)
+        out = []
+        for key, det in zip(keys, detections, strict=True):
+            label, confidence, face_down, alternatives = names[key]
+            out.append(dataclasses.replace(det, label=label, confidence=confidence,
+                                           face_down=face_down, alternatives=alternatives))
+        return out
+
+
 def remembering(classifier):
-    """``classifier`` reading through a fresh `MemoSession` (for one photo), or ``classifier``
-    itself when it is not a plain `TileClassifier` (a stand-in, a subclass with its own
-    ways): the copy keeps the exact type, which the polarity check asks for."""
+    """``classifier`` reading through a fresh `MemoSession` and `DetectionMemo` (for one
+    photo), or ``classifier`` itself when it is not a plain `TileClassifier` (a stand-in, a
+    subclass with its own ways): the copy keeps the exact type, which the polarity check
+    asks for (so the detection memo is the copy's own attribute, not a subclass's method)."""
     if type(classifier) is not TileClassifier:
         return classifier
-    return TileClassifier(MemoSession(classifier._session), classifier.spec,
+    copy = TileClassifier(MemoSession(classifier._session), classifier.spec,
                           path=classifier.path)
+    copy.classify_detections = DetectionMemo(copy.classify_detections)
+    return copy
 
 
-__all__ = ["MemoSession", "remembering"]
+__all__ = ["DetectionMemo", "MemoSession", "remembering"]
