@@ -17,6 +17,7 @@ import heapq
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import getitem
 
 from agari.engine.errors import InvalidHand
 from agari.engine.tiles import TILE_NAMES, Tile
@@ -292,14 +293,16 @@ def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situa
     top = _top_level(plan, situation)
     kept: list[tuple[float, int, tuple[Tile, ...], Parts]] = []
     best_level, best_cost, at_top, shaped = IMPOSSIBLE + 1, None, set(), None
+    report, explore = math.log(config.report_ratio), math.log(config.explore_ratio)
+    names = [[t for t, _ in o] for o in options]  # each choice's tiles looked up at C speed
     for n, (cost, choice) in enumerate(best_first(options, config.max_states)):
         if not kept and n >= config.give_up:
             break
-        if best_cost is not None and cost - best_cost > math.log(config.report_ratio):
+        if best_cost is not None and cost - best_cost > report:
             break
-        if shaped is not None and cost - shaped > math.log(config.explore_ratio):
+        if shaped is not None and cost - shaped > explore:
             break
-        tiles = tuple(options[k][c][0] for k, c in enumerate(choice))
+        tiles = tuple(map(getitem, names, choice))
         level, parts = assessor.assess(tiles)
         if level < best_level:
             continue
