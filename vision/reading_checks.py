@@ -15,8 +15,9 @@ Shape and score checks are memoised: a search revisits the same hands often.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from agari.engine.context import WinContext
 from agari.engine.errors import AgariError
@@ -127,6 +128,11 @@ class Assessor:
         self._melds = [(m, [pos[i] for i in m.faces]) for m in plan.melds]
         self._dora = [pos[i] for i in plan.dora] if situation.dora is None else None
         self._ura = [pos[i] for i in plan.ura] if situation.ura is None else None
+        # Each part's tiles taken from an assignment at C speed (a search asks thousands).
+        self._take_concealed = _taker(self._concealed)
+        self._take_melds = [(n, place, _taker(idx)) for n, (place, idx) in enumerate(self._melds)]
+        self._take_dora = _taker(self._dora) if self._dora is not None else None
+        self._take_ura = _taker(self._ura) if self._ura is not None else None
         self._shape_memo: dict[tuple, int] = {}
         self._wait_memo: dict[tuple, bool] = {}
         self._meld_memo: dict[tuple, tuple | None] = {}
@@ -135,19 +141,21 @@ class Assessor:
     def parts(self, tiles: Sequence[Tile]) -> Parts | None:
         """The hand's parts for one assignment, or None when a meld is not a set."""
         melds = []
-        for n, (place, idx) in enumerate(self._melds):
-            key = (n, *(tiles[k] for k in idx))
-            if key not in self._meld_memo:
-                self._meld_memo[key] = meld_of(place, [tiles[k] for k in idx], self.red_limit)
-            made = self._meld_memo[key]
+        memo = self._meld_memo
+        for n, place, take in self._take_melds:
+            faces = take(tiles)
+            key = (n, faces)
+            made = memo.get(key, _UNSEEN)
+            if made is _UNSEEN:
+                made = memo[key] = meld_of(place, faces, self.red_limit)
             if made is None:
                 return None
             melds.append(made)
         s = self.situation
         win = tiles[self._win] if self._win is not None else None
-        dora = s.dora if self._dora is None else tuple(tiles[k] for k in self._dora)
-        ura = s.ura if self._ura is None else tuple(tiles[k] for k in self._ura)
-        return Parts(tuple(tiles[k] for k in self._concealed), win, tuple(melds), dora, ura)
+        dora = s.dora if self._take_dora is None else self._take_dora(tiles)
+        ura = s.ura if self._take_ura is None else self._take_ura(tiles)
+        return Parts(self._take_concealed(tiles), win, tuple(melds), dora, ura)
 
     def assess(self, tiles: Sequence[Tile]) -> tuple[int, Parts | None]:
         """(level, parts) of one assignment (tiles in slot order)."""
@@ -218,6 +226,19 @@ class Assessor:
                 score_parts(parts, w, self.situation) is not None
                 for w in ([win] if win is not None else _distinct(parts.concealed)))
         return self._score_memo[key]
+
+
+_UNSEEN = object()
+
+
+def _taker(idx: Sequence[int]) -> Callable[[Sequence[Tile]], tuple[Tile, ...]]:
+    """``tiles -> tuple(tiles[k] for k in idx)`` (itemgetter gives a bare item for one)."""
+    if not idx:
+        return lambda tiles: ()
+    if len(idx) == 1:
+        k = idx[0]
+        return lambda tiles: (tiles[k],)
+    return itemgetter(*idx)
 
 
 def _distinct(tiles: Sequence[Tile]) -> list[Tile]:
