@@ -35,7 +35,8 @@ without views (``none``; a red five the set lacks) take ``s_ref``, the
 similarity a view typically has to the nearest view of *another* kind, so a
 crop that matches none of the set's tiles drifts towards ``none``. Red fives
 the set does not have are damped by ``absent_prior``; colours off every view of
-a class count against it, ink colours like a class's views for it; the model's
+a class (beyond the crop's nearest kind: a photo's light shifts all alike) count
+against it, ink colours like a class's views for it; the model's
 ``none`` stands, less what this set's own tiles explain (docs/calibration.md).
 
 Pure numpy: no torch, no onnxruntime. `CalibratedClassifier` (a
@@ -295,7 +296,8 @@ class TilesetProfile:
         """float32 ``(N, C)`` ≤ 0: log-probability each class loses for colours off its views."""
         cfg = self.config
         return colour_penalty(colours, self.colours, self.labels, len(self.class_names),
-                              tolerance=cfg.colour_tolerance, weight=cfg.colour_weight)
+                              tolerance=cfg.colour_tolerance, weight=cfg.colour_weight,
+                              relative=cfg.colour_relative)
 
     @property
     def confusion(self) -> np.ndarray:

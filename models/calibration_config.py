@@ -32,6 +32,8 @@ class AdjustConfig:
         colour_tolerance: Lab distance between a crop's middle colour and a class's
             nearest view that costs nothing (light and white balance vary).
         colour_weight: log-probability lost per ``colour_tolerance`` beyond it.
+        colour_relative: measure a class's colour distance beyond the crop's nearest class's
+            (`calibration_evidence.colour_penalty`): the light of a photo shifts every kind alike.
         absent_prior: probability multiplier for red fives the set does not have.
         neighbours: a class's similarity is the mean of its ``neighbours`` most
             similar samples (1 = nearest sample; views of one tile differ in turn,
@@ -61,6 +63,7 @@ class AdjustConfig:
     trust_reliable: bool = True
     colour_tolerance: float = 20.0
     colour_weight: float = 3.0
+    colour_relative: bool = True
     absent_prior: float = 0.02
     neighbours: int = 1
     ref_quantile: float = 0.5

@@ -58,16 +58,25 @@ def class_similarity(channels: list[tuple[np.ndarray, float]], labels: np.ndarra
 
 
 def colour_penalty(colours: np.ndarray, view_colours: np.ndarray, labels: np.ndarray,
-                   n_classes: int, *, tolerance: float, weight: float) -> np.ndarray:
+                   n_classes: int, *, tolerance: float, weight: float,
+                   relative: bool = False) -> np.ndarray:
     """float32 ``(N, n_classes)`` ≤ 0: ``weight`` per ``tolerance`` by which a crop's colour
-    is further than ``tolerance`` from every view of a class (0 for classes without views)."""
+    is further than ``tolerance`` from every view of a class (0 for classes without views).
+
+    ``relative`` measures each class's distance beyond the crop's nearest class's: the
+    light and white balance of a photo move a crop off every view alike (a dim layout
+    photo, a bright table lamp: 20-35 L* apart), and what still tells kinds apart is how
+    much further one is than the nearest.
+    """
     out = np.zeros((len(colours), n_classes), np.float32)
     if not len(labels) or not len(colours) or weight == 0:
         return out
     dist = np.linalg.norm(np.asarray(colours, np.float32)[:, None] - view_colours[None], axis=2)
-    for c in np.unique(labels):
-        nearest = dist[:, labels == c].min(axis=1)
-        out[:, c] = -weight * np.maximum(0.0, nearest / tolerance - 1)
+    kinds = np.unique(labels)
+    nearest = np.stack([dist[:, labels == c].min(axis=1) for c in kinds], axis=1)
+    if relative:
+        nearest -= nearest.min(axis=1, keepdims=True)
+    out[:, kinds] = -weight * np.maximum(0.0, nearest / tolerance - 1)
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -307,7 +308,7 @@ def test_profiles_without_inks_still_load_and_read(tmp_path):
 def test_colours_unlike_any_view_of_a_class_count_against_it():
     # every view's middle is ivory: Lab (80, 0, 10)
     prof = make_profile(config=AdjustConfig(colour_weight=3.0, keep_none=False,
-                                            trust_reliable=False))
+                                            trust_reliable=False, colour_relative=False))
     emb = embed(["back", "5z"], seed=6)
     flat = np.full((2, len(CLASS_NAMES)), 1 / len(CLASS_NAMES), np.float32)
     same = prof.adjust(flat, emb, no_shapes(2))
@@ -320,6 +321,33 @@ def test_colours_unlike_any_view_of_a_class_count_against_it():
                                               [80.0, 0.0, 70.0]]))
     assert (penalty[0] == 0).all() and (penalty[1] == 0).all()  # within the tolerance (20)
     assert penalty[2, 0] == pytest.approx(-3.0 * (60 / 20 - 1)) and penalty[2, none] == 0
+
+
+def test_relative_colour_forgives_the_light_shifting_every_kind_alike():
+    # A blue-backed set calibrated in dim light: back views Lab (49, 4, -38), 白 (70, 0, -14).
+    # Played under a bright lamp, a back's middle reads (83, -21, -16): off every view, and
+    # in absolute terms nearer the 白's; what still parts them is which kind it is nearer.
+    names = ["back", "5z"]
+    labels = [n for n in names for _ in range(4)]
+    colours = np.float32([(49.0, 4.0, -38.0)] * 4 + [(70.0, 0.0, -14.0)] * 4)
+    views = CropLooks(np.zeros((8, 0), np.float32), colours)
+    config = AdjustConfig(beta=0.0, confusion_smoothing=1.0, keep_none=False, back_prior=1.0)
+    prof = TilesetProfile.create("blue", "model123", CLASS_NAMES, DIM, config=config).added(
+        embed(labels, seed=1), views, labels, np.repeat(np.arange(2), 4),
+        photo=PhotoRecord("layout.jpg", 2, "2024-01-01T00:00:00+00:00"))
+    back, white = CLASS_NAMES.index("back"), CLASS_NAMES.index("5z")
+    lamp = np.float32([[83.0, -21.0, -16.0]])
+    # beyond the tolerance (20) by how much further than the nearest kind (the 白, 24.8 away)
+    rel = prof.colour_penalty(lamp)
+    assert rel[0, white] == 0 and rel[0, back] == pytest.approx(-3.0 * (22.8 / 20 - 1), abs=0.02)
+    absolute = replace(prof, config=replace(config, colour_relative=False))
+    assert absolute.colour_penalty(lamp)[0, back] == pytest.approx(-3.0 * (47.6 / 20 - 1),
+                                                                   abs=0.02)
+    probs = np.full((1, len(CLASS_NAMES)), 0.1 / (len(CLASS_NAMES) - 2), np.float32)
+    probs[0, back], probs[0, white] = 0.6, 0.3  # the model leans to the back
+    looks = CropLooks(np.zeros((1, 0), np.float32), lamp)
+    assert prof.adjust(probs, embed(["back"], seed=2), looks).argmax() == back
+    assert absolute.adjust(probs, embed(["back"], seed=2), looks).argmax() == white  # as before
 
 
 def test_profile_validates_shapes():
