@@ -103,6 +103,19 @@ class CoreConfig:
     also displaced good classical ones on the real photos: their quads hold only the
     printed part of a real face, and the rows they made broke (390 tiles of the real
     photos' variants: 341 right without contests, 291 with, 338 with this rule)."""
+    engulf: float | None = 3.0
+    """A contested or holding classical quad at least this many times the mean area of its
+    net rivals gives way too, however the judge rates it, where the judge rates every
+    rival a tile at least `engulf_sure`: a box round two or three faces, or a face with its
+    lying tile's front side, which the classifier rates a tile as surely as the faces, so
+    the doubt rule kept it. A real face's net quad holds its printed part, 1.6-2.5 times
+    smaller than the face's box, so those stay. Tuning renders: 970000 and 980000 (x100,
+    whole `read_photo`) hand tiles missed 67 -> 62 and 126 -> 117, exact hands 69 and 67
+    either way; locator renders 10000/20000 hand recall 0.854 -> 0.857 and 0.839 -> 0.849.
+    At 2.6 a standing face's box on the real photos' variants gave way (367 of 390 tiles
+    right, 368 before) and 970000 misread 12 tiles more. None: never."""
+    engulf_sure: float = 0.9
+    """...each rival rated a tile at least this surely by the judge."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ from agari.vision.detection import Classify, TileDetection
 from agari.vision.holds import HoldConfig, held
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
-from agari.vision.quads import bounds_meeting, quad_bounds, quad_iou, quad_overlap
+from agari.vision.quads import bounds_meeting, quad_area, quad_bounds, quad_iou, quad_overlap
 from agari.vision.refit import RefitConfig, refit
 from agari.vision.regions import LevelContours, face_map
 from agari.vision.rows import SLANTED_ROWS, RowConfig, arrange
@@ -196,7 +196,8 @@ def _vouched(every: list[CoreQuad], company: list[CoreQuad], taken: list[Proposa
 def _contest(bgr: np.ndarray, scale: float, judge: Judge, cfg: CoreConfig
              ) -> Callable[[list[Dispute]], list[Proposal]]:
     """Settles disputes: a classical proposal loses when the judge doubts it (under
-    `CoreConfig.doubt`) and rates its core-net rivals higher by `CoreConfig.margin`."""
+    `CoreConfig.doubt`) and rates its core-net rivals higher by `CoreConfig.margin`, or
+    when it is many times their size and the judge is sure of them (`CoreConfig.engulf`)."""
 
     def settle(disputes: list[Dispute]) -> list[Proposal]:
         if not disputes:
@@ -207,12 +208,21 @@ def _contest(bgr: np.ndarray, scale: float, judge: Judge, cfg: CoreConfig
         lost = []
         for p, rivals in disputes:
             mine = next(odds)
-            theirs = np.mean([next(odds) for _ in rivals])
-            if mine < cfg.doubt and theirs > mine + cfg.margin:
+            each = [next(odds) for _ in rivals]
+            theirs = np.mean(each)
+            if (mine < cfg.doubt and theirs > mine + cfg.margin) or _engulfs(p, rivals, each, cfg):
                 lost.append(p)
         return lost
 
     return settle
+
+
+def _engulfs(p: Proposal, rivals: list[Proposal], odds: list[float], cfg: CoreConfig) -> bool:
+    """Whether ``p`` is many times its net rivals' size (`CoreConfig.engulf`) and the judge
+    rates each of them a tile surely."""
+    if cfg.engulf is None or min(odds) < cfg.engulf_sure:
+        return False
+    return quad_area(p.quad) >= cfg.engulf * float(np.mean([quad_area(r.quad) for r in rivals]))
 
 
 def _vouch(bgr: np.ndarray, scale: float, judge: Judge, threshold: float
