@@ -241,6 +241,40 @@ def score(results: list[SetResult], config: AdjustConfig | None = None,
     return out
 
 
+def confusions(results: list[SetResult], twins: dict[int, SetResult] | None = None,
+               config: AdjustConfig | None = None, top: int = 10) -> dict:
+    """What calibration leaves wrong over ``results``'s tiles, to tell levers apart.
+
+    ``kinds`` counts the errors left by cause: ``induced`` (the model alone read the tile
+    right), ``kept_twin_right`` (the model misread it, but reads it right in the plain twin:
+    the set's look), ``kept_twin_wrong`` (misread in the twin too: blur, glare, a standing
+    tile edge-on, which no profile of the set's look can mend), and ``to_none`` (read as no
+    tile; any of the three). ``pairs``: the ``top`` (truth, read) pairs, each with how many
+    were induced.
+    """
+    none_i = CLASS_NAMES.index(NONE)
+    kinds = dict.fromkeys(("induced", "kept_twin_right", "kept_twin_wrong", "to_none"), 0)
+    pairs: dict[tuple[int, int], list[int]] = {}
+    for r in results:
+        raw, cal = _predictions(r, config)
+        twin = (twins or {}).get(r.seed)
+        twin_right = twin.probs.argmax(1) == r.labels \
+            if twin is not None and np.array_equal(twin.labels, r.labels) \
+            else np.zeros(len(r.labels), bool)
+        for i in np.flatnonzero((cal != r.labels) & (r.labels != none_i)):
+            induced = bool(raw[i] == r.labels[i])
+            kinds["induced" if induced else
+                  "kept_twin_right" if twin_right[i] else "kept_twin_wrong"] += 1
+            kinds["to_none"] += int(cal[i] == none_i)
+            row = pairs.setdefault((int(r.labels[i]), int(cal[i])), [0, 0])
+            row[0] += 1
+            row[1] += int(induced)
+    ranked = sorted(pairs.items(), key=lambda kv: -kv[1][0])[:top]
+    return {"kinds": kinds,
+            "pairs": [{"truth": CLASS_NAMES[t], "read": CLASS_NAMES[c], "n": n, "induced": k}
+                      for (t, c), (n, k) in ranked]}
+
+
 TUNE_GRID = {
     "alpha": (0.5, 1.0),
     "beta": (32.0, 40.0),
@@ -284,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the layout photos with the classical locator alone (as agari "
                          "detect does), as before the core net read them")
     ap.add_argument("--tune", action="store_true", help="grid-search AdjustConfig on tuning sets")
+    ap.add_argument("--confusions", action="store_true",
+                    help="break each family's errors left after calibration down by cause and "
+                         "(truth, read) pair")
     ap.add_argument("--json", type=Path, default=None, help="write the report here")
     args = ap.parse_args(argv)
     import cv2
@@ -309,6 +346,12 @@ def main(argv: list[str] | None = None) -> int:
         twins = {r.seed: r for r in by_family["plain"]}
         report["families"][family] = summary = _summary(by_family[family], twins, args)
         print(f"{family:>10}: {_line(summary)}  ({time.monotonic() - started:.0f}s)", flush=True)
+        if args.confusions:
+            summary["confusions"] = left = confusions(by_family[family], twins)
+            pairs = ", ".join(f"{p['truth']}>{p['read']} {p['n']}"
+                              + (f" ({p['induced']} induced)" if p["induced"] else "")
+                              for p in left["pairs"])
+            print(f"{'':>10}  left: {left['kinds']}; {pairs}", flush=True)
     twins = {r.seed: r for r in by_family["plain"]}
     unseen = [r for f in UNSEEN for r in by_family.get(f, [])]
     if unseen:
