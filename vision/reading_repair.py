@@ -155,16 +155,16 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         first = read_hand(dets, plans, situation, config=reading, cuts=cuts)
     except InvalidHand as err:
         first, error = None, err
-    good = first is not None and _good_enough(first)
-    if good and first.best.layout.size != 13:
+    if first is not None and _good_enough(first):
+        # A waiting hand that reads well is kept as read too: taking in the quads called none
+        # in its row, it read a stray one as its missing tile (960085, a chi's called tile).
         return Repaired(dets, plans, first, notes)
     best = _rank(first.best, 0.0) if first is not None else None
     kept = Repaired(dets, plans, first, notes) if first is not None else None
     # Second chances read on a smaller budget: they only matter when they win easily.
     quick = replace(reading, max_states=min(reading.max_states, repair.max_states),
                     give_up=min(reading.give_up, repair.max_states // 4))
-    # A waiting hand that reads well may still lack a tile the classifier called none.
-    fixes = [UNREAD_FIX] if good else [UPRIGHT_FIX, UNREAD_FIX, *_fixes(dets, plans[0], repair)]
+    fixes = [UPRIGHT_FIX, UNREAD_FIX, *_fixes(dets, plans[0], repair)]
     for penalty, i, fixed, note in fixes:
         tried = dets if i is None or i < 0 else dets[:i] + (fixed,) + dets[i + 1:]
         try:

@@ -46,3 +46,18 @@ def test_a_good_reading_is_left_alone() -> None:
     laid = lay_out("123m456p789s1122z", "2z")
     got = read_with_repairs(laid.dets, SITUATION)
     assert got.notes == () and got.detections == tuple(laid.dets)
+
+
+def test_a_waiting_hand_is_not_completed_by_a_quad_called_none() -> None:
+    # A waiting hand that reads well and a quad right after its row the classifier calls none
+    # (with a trace of a wait's name): taken in as that tile, it made the hand complete
+    # (tuning render 960085: a stray quad read as a chi's called tile).
+    laid = lay_out("123m456p789s1122z")
+    dets = list(laid.dets)
+    x0, y0 = dets[-1].quad[1]
+    stray = TileDetection(quad=((x0 + 1.2, y0), (x0 + 1.2 + W, y0), (x0 + 1.2 + W, y0 + 54),
+                                (x0 + 1.2, y0 + 54)), label=None, confidence=0.0)
+    dets.append(with_alternatives(stray, [("none", 0.9), ("1z", 0.06), ("2z", 0.04)]))
+    got = read_with_repairs(dets, Situation(Rules.preset("tenhou"), WinContext()))
+    assert got.reading.layout.hand_text == "123m456p789s1122z"
+    assert got.notes == ()
