@@ -23,9 +23,9 @@ a crop it calls 0s counts as evidence for 4s too, and the similarity decides.
 ``π`` is the classes' prior (``back_prior`` for the back, 1 else): it cancels where
 the model tells the set's kinds apart, and where it reads the set's back as its
 blank 白 (a white-backed set) the likelier back is taken.
-``g`` (``trust_reliable``) is 1 − precision × recall of the model's first
+``g`` (``trust_reliable``) is 1 − the (smoothed) precision of the model's first
 choice for the crop, measured on the views: evidence speaks where the model
-proved fallible on this set, and not where it read the set faultlessly.
+proved fallible on this set, and barely where it read the set faultlessly.
 
 ``s(c)`` is the crop's similarity to this set's own views of ``c``: per
 channel (embedding, shape), the cosine similarity to the nearest views, both

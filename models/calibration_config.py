@@ -27,8 +27,9 @@ class AdjustConfig:
         confusion_smoothing: share of the identity mixed into the model's confusions
             (0 trusts them fully; 1 ignores them: plain ``log p``).
         trust_reliable: scale the similarity evidence for a crop by how unreliable the
-            model's first choice proved on this set's views (1 − its precision × recall
-            there): where the model reads a kind of this set faultlessly, its word stands.
+            model's first choice proved on this set's views (1 − its precision there, one
+            more choice counted wrong): where the model reads a kind of this set
+            faultlessly, its word all but stands.
         colour_tolerance: Lab distance between a crop's middle colour and a class's
             nearest view that costs nothing (light and white balance vary).
         colour_weight: log-probability lost per ``colour_tolerance`` beyond it.

@@ -110,15 +110,20 @@ def confusion_log_likelihood(probs: np.ndarray, m: np.ndarray,
 
 
 def reliability(view_probs: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
-    """float32 ``(C,)``: per class, precision × recall of the model's first choice over the
-    views (1 for a class it neither chose nor had views of)."""
+    """float32 ``(C,)``: per class, the share of the model's first choices of it over the
+    views that were right, with one more choice counted wrong (1 for a class it neither
+    chose nor had views of).
+
+    Precision, not recall: a crop the model calls ``c`` is in doubt where it called other
+    kinds' views ``c``, not where it missed views of ``c`` (those show up in the confusions).
+    The extra wrong choice keeps the evidence speaking a little where few views vouched for
+    ``c`` (16 right of 16: 0.94), and fully where none did (a kind the model never chose).
+    """
     chosen = view_probs.argmax(axis=1)
     out = np.ones(n_classes, np.float32)
     for c in np.union1d(np.unique(labels), np.unique(chosen)):
-        picked, truly = chosen == c, labels == c
-        precision = (picked & truly).sum() / picked.sum() if picked.any() else 1.0
-        recall = (picked & truly).sum() / truly.sum() if truly.any() else 1.0
-        out[c] = precision * recall
+        picked = chosen == c
+        out[c] = (picked & (labels == c)).sum() / (picked.sum() + 1.0)
     return out
 
 
