@@ -90,6 +90,15 @@ class RetryConfig:
     """A hand that takes as one of its tiles a quad the classifier called no tile (``none``
     its first name) is shaky too: such a quad is more often half a tile or a gap (on the
     four tuning sets, 19 of the 27 first readings that took one in were wrong)."""
+    unread_alone: bool = True
+    """Not where that quad is the only tile the reading overruled the classifier on (its one
+    `Reading.corrections`), the hand scores (level ``scores``) and is read surely enough
+    (`shaky_below`): read again, such hands were kept every time on the tuning renders
+    980000/970000/960000 (each photo's readings all recorded), so their retries only cost
+    time. Not at level ``winning shape``: there, too, the renders' retries kept the hand
+    (3 of 3 right, 2 wrong that no retry fixed), but a real photo's variant (a standing
+    hand, soft) read its unread quad into a called 567p, and two other scales read it all
+    concealed, as it is."""
     confirm: int | None = 1
     """A shaky hand (the first reading's) is given back as soon as one other reading makes
     the same hand, itself not shaky and overruling the classifier on at most this many
@@ -117,6 +126,9 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
     if getattr(reading, "confidence", 1.0) < cfg.shaky_below:
         return True
     best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
+    if cfg.unread_alone and len(reading.corrections) <= 1 \
+            and getattr(reading, "level", None) == "scores":
+        return False  # an unread quad taken in is itself a correction: at most that one
     return cfg.shaky_unread and best is not None and any(
         _unread(result.detections[i]) for i, _ in best.tiles)
 

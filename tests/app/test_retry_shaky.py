@@ -113,14 +113,32 @@ def _det(first: str):
     return SimpleNamespace(alternatives=((first, 0.6), ("4s", 0.2)))
 
 
-def test_a_hand_built_on_a_quad_called_none_is_shaky_when_asked():
+def _on_quads(*firsts: str, corrections: int, confidence: float = 1.0,
+              level: str = "scores") -> PhotoResult:
+    """A hand read from quads the classifier named ``firsts``, each read as 4s."""
     sure = SimpleNamespace(layout=SimpleNamespace(hand_text="x", dora=(), ura=()),
-                           confidence=1.0, best=SimpleNamespace(tiles=((0, "4s"), (1, "6s"))))
-    got = PhotoResult("", 1920, 1080, detections=(_det("4s"), _det("none")), reading=sure)
-    clean = PhotoResult("", 1920, 1080, detections=(_det("4s"), _det("6s")), reading=sure)
+                           confidence=confidence, corrections=((0, "none", "4s"),) * corrections,
+                           level=level,
+                           best=SimpleNamespace(tiles=tuple((i, "4s") for i in range(len(firsts)))))
+    return PhotoResult("", 1920, 1080, detections=tuple(map(_det, firsts)), reading=sure)
+
+
+def test_a_hand_built_on_a_quad_called_none_is_shaky_when_asked():
+    got = _on_quads("4s", "none", "3m", corrections=2)
+    clean = _on_quads("4s", "6s", corrections=0)
     asked = RetryConfig(shaky_unread=True)
     assert no_hand(got, asked) and not no_hand(clean, asked) and no_hand(got)
     assert not no_hand(got, RetryConfig(shaky_unread=False))
+
+
+def test_a_sure_hand_whose_only_correction_is_the_quad_called_none_is_taken():
+    # 960029: scores at 1.0, only the unread quad overruled: read again, kept anyway.
+    alone = _on_quads("4s", "none", corrections=1)
+    assert not no_hand(alone)
+    assert no_hand(alone, RetryConfig(unread_alone=False))
+    assert no_hand(_on_quads("4s", "none", corrections=1, confidence=SHAKY))
+    # A real standing hand read its unread quad into a called run: only a winning shape.
+    assert no_hand(_on_quads("4s", "none", corrections=1, level="winning shape"))
 
 
 def test_one_reading_confirming_a_shaky_hand_settles_it(scales):
