@@ -144,6 +144,8 @@ class _Group:
     """Median across-row extent of its tiles in the hand's frame (its own tile height)."""
     along: tuple[float, float]
     """Its row's direction (unit vector, image axes)."""
+    faces_u: tuple[float, float]
+    """``u0, u1`` of its faces alone (a dead wall's indicators, not its backs)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -190,7 +192,9 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                     float(e[:, 2].min()), float(e[:, 3].max()))
             height = median(e[:, 3] - e[:, 2])
             called = 0 if loose else sum(1 for i in ids if side[i] and i not in down)
-            out.append(_Group(faces, backs, called, span, height, frame.along))
+            f = hand_ext[list(faces)] if faces else e
+            faces_u = (float(f[:, 0].min()), float(f[:, 1].max()))
+            out.append(_Group(faces, backs, called, span, height, frame.along, faces_u))
     return out
 
 
@@ -421,7 +425,8 @@ def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
     d, u = dora.span, g.span
     size = max(dora.height, g.height, 1.0)
     width = (u[1] - u[0]) / max(len(g.faces), 1)
-    overlap_u = min(d[1], u[1]) - max(d[0], u[0])
+    # Below the indicators themselves: a tile below a dead wall's backs is no ura (970059).
+    overlap_u = min(dora.faces_u[1], u[1]) - max(dora.faces_u[0], u[0])
     overlap_v = min(d[3], u[3]) - max(d[2], u[2])
     below = d[2] - u[3] if cfg.ura_below or dora.dead_wall else u[2] - d[3]
     if overlap_u > 0.5 * width and -0.3 * size <= below <= cfg.ura_gap * size:

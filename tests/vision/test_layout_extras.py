@@ -68,6 +68,19 @@ def test_ura_as_many_as_the_dora_lie_below_them() -> None:
     assert plan.ura == tuple(i for i, r in enumerate(laid.roles) if r == "ura")
 
 
+@pytest.mark.parametrize("column, is_ura", [
+    (2, True),   # below the indicator: its ura
+    (0, False),  # below the wall's first stack, half a tile into the indicator's reach
+])
+def test_a_dead_walls_ura_lie_below_its_indicator_not_its_backs(column: int,
+                                                                 is_ura: bool) -> None:
+    laid = lay_out(**HAND, dora="4p", dead_wall=True)
+    (i,) = _dora_of(laid)
+    (j,) = _row(laid, ["9s"], DORA_U + (column - 0.4) * W * 1.03, DORA_V - 1.15 * H)
+    plan = analyse_layout(laid.dets)[0]
+    assert (plan.dora, plan.ura) == ((i,), (j,) if is_ura else ())
+
+
 @pytest.mark.parametrize("gap, is_dora", [
     (0.4, True),    # a row of discards a little way off: the indicator stays one
     (0.05, False),  # a short row touching a full one: the end of a pond
