@@ -250,13 +250,7 @@ def _faced_backs(dets: list[TileDetection], row: list[int], frame: HandFrame,
     than the row as seen."""
     out = []
     for turned in [False, True] if flip is None else [flip]:
-        f = frame.flipped() if turned else frame
-        ext = f.project(quads_of(dets))
-        cols = [face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
-        groups = split_by_gaps(cols, ext, group_limit(
-            cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
-            relative=config.relative_gap))
-        tokens, pose = _tokens_and_pose(dets, ext, groups, config)
+        f, _, cols, tokens, pose = _row_seen(dets, row, frame, config, turned)
         backs = sum(t.count("B") + t.count("b") for t in tokens)
         if not backs or backs > MAX_FACED:
             return []
@@ -266,21 +260,26 @@ def _faced_backs(dets: list[TileDetection], row: list[int], frame: HandFrame,
     return out
 
 
+def _row_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
+              config: LayoutConfig, turned: bool) -> tuple:
+    """The hand's row in ``frame`` (turned round if ``turned``): ``(frame, turned, columns,
+    tokens, pose)``, its columns grouped by the gaps between them."""
+    f = frame.flipped() if turned else frame
+    ext = f.project(quads_of(dets))
+    cols = [face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
+    groups = split_by_gaps(cols, ext, group_limit(
+        cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
+        relative=config.relative_gap))
+    return (f, turned, cols, *_tokens_and_pose(dets, ext, groups, config))
+
+
 def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
                    config: LayoutConfig, flip: bool | None, upright: bool
                    ) -> list[tuple[LayoutPlan, set[int]]]:
     """`_plans_in` with the backs as seen (two that may be a blank 白 tried face up among the
     variants, `upright_variants`)."""
-    tries = [False, True] if flip is None else [flip]
-    seen = []
-    for turned in tries:
-        f = frame.flipped() if turned else frame
-        ext = f.project(quads_of(dets))
-        cols = [face_first(col, dets) for col in columns_of(row, ext, config.geometry)]
-        groups = split_by_gaps(cols, ext, group_limit(
-            cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
-            relative=config.relative_gap))
-        seen.append((f, turned, cols, *_tokens_and_pose(dets, ext, groups, config)))
+    seen = [_row_seen(dets, row, frame, config, turned)
+            for turned in ([False, True] if flip is None else [flip])]
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
         for k, (f, turned, cols, tokens, pose) in enumerate(seen):

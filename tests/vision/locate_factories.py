@@ -139,3 +139,26 @@ def match(truth: list[np.ndarray], found: list[np.ndarray], min_iou: float = 0.5
           ) -> dict[int, int]:
     """Greedy one-to-one matching: truth index → found index, best IoU first."""
     return {i: j for i, (j, _) in match_quads(truth, found, min_iou=min_iou).items()}
+
+
+def hand_tiles_found(seed: int, cores) -> int:
+    """Face-up hand tiles (at least half visible) of photo render ``seed`` that the pipeline's
+    hand locator, with core-net settings ``cores``, boxes at IoU 0.5; the render is read from
+    its JPEG bytes, as a photo is."""
+    from dataclasses import replace
+
+    from agari.datasets.scene import SceneConfig, render_scene
+    from agari.models import TileClassifier
+    from agari.vision.locate import HAND_LOCATE, locate
+    from agari.vision.quads import quad_iou
+
+    image, ann = render_scene(seed, SceneConfig(width=1920, height=1080, fit_prob=1.0,
+                                                kinds=("shown", "standing", "table")))
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
+                         cv2.IMREAD_COLOR)
+    truth = [np.asarray(t.quad, np.float32) for t in ann.tiles
+             if t.role != "other" and not t.face_down and t.visible >= 0.5]
+    judge = TileClassifier.load(threads=1).tile_likeness
+    dets = locate(image, config=replace(HAND_LOCATE, cores=cores), judge=judge)
+    quads = [np.asarray(d.quad, np.float32) for d in dets]
+    return len(match_quads(truth, quads, iou=quad_iou, min_iou=0.5))

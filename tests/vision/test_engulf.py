@@ -3,12 +3,12 @@
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 from agari.vision.cores import CoreConfig
-from agari.vision.locate import _contest
+from agari.vision.locate import HAND_LOCATE, _contest
 from agari.vision.proposals import Proposal
+from locate_factories import hand_tiles_found
 
 
 def _box(x: float, y: float, w: float, h: float) -> np.ndarray:
@@ -45,25 +45,7 @@ def test_a_rendered_hand_is_found_where_boxes_held_faces_two_or_three_at_a_time(
     """Tuning render 980097: a shown hand whose meld faces (and some concealed ones) the
     classical steps boxed with their neighbours or front sides, three faces' room or more,
     boxes the classifier rated tiles as surely as the net's faces."""
-    from agari.datasets.scene import SceneConfig, render_scene
-    from agari.models import TileClassifier
-    from agari.vision.locate import HAND_LOCATE, locate
-    from agari.vision.quads import match_quads, quad_iou
-
-    image, ann = render_scene(980097, SceneConfig(width=1920, height=1080, fit_prob=1.0,
-                                                  kinds=("shown", "standing", "table")))
-    # As a photo is read: from its JPEG bytes.
-    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
-                         cv2.IMREAD_COLOR)
-    truth = [np.asarray(t.quad, np.float32) for t in ann.tiles
-             if t.role != "other" and not t.face_down and t.visible >= 0.5]
-    judge = TileClassifier.load(threads=1).tile_likeness
-
-    def found(cores: CoreConfig) -> int:
-        dets = locate(image, config=replace(HAND_LOCATE, cores=cores), judge=judge)
-        quads = [np.asarray(d.quad, np.float32) for d in dets]
-        return len(match_quads(truth, quads, iou=quad_iou, min_iou=0.5))
-
     cores = HAND_LOCATE.cores or CoreConfig()
-    before, after = found(replace(cores, engulf=None)), found(cores)
+    before = hand_tiles_found(980097, replace(cores, engulf=None))
+    after = hand_tiles_found(980097, cores)
     assert after >= before + 3  # 7 -> 10 of 13 with the shipped nets
