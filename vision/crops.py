@@ -98,10 +98,7 @@ def crop_matrix(
     h, w = _check_size(size, margin)
     if sideways:
         q = q[[3, 0, 1, 2]]  # BL, TL, TR, BR: the quad's left edge becomes the top
-    # The tile fills the crop less the margin on each side.
-    mx, my = w * margin / (1 + 2 * margin), h * margin / (1 + 2 * margin)
-    dst = np.array([[mx, my], [w - mx, my], [w - mx, h - my], [mx, h - my]], dtype=np.float32)
-    return cv2.getPerspectiveTransform(q, dst)
+    return cv2.getPerspectiveTransform(q, _target(h, w, margin))
 
 
 def crop_tile(
@@ -202,9 +199,45 @@ def crop_tiles(
         raise InvalidInput(f"expected {len(quads)} sideways flags, got {len(flags)}")
     h, w = _check_size(size, margin)
     out = np.empty((len(quads), h, w, 3), dtype=np.uint8)
-    for i, (q, s) in enumerate(zip(quads, flags, strict=True)):
-        out[i] = crop_tile(img, q, sideways=s, size=(h, w), margin=margin)
+    try:
+        qs = np.asarray(quads, dtype=np.float32)
+    except ValueError:  # ragged: `crop_tile` says which quad is malformed
+        qs = None
+    if qs is None or qs.shape != (len(quads), 4, 2) or not np.isfinite(qs).all():
+        for i, (q, s) in enumerate(zip(quads, flags, strict=True)):
+            out[i] = crop_tile(img, q, sideways=s, size=(h, w), margin=margin)
+        return out
+    # `crop_tile` per quad, its checks and target corners made once for the batch, and the
+    # shrinking's exact test (float32 norms) left to the tiles that come near it: ~1/3 less
+    # time a crop, the same pixels.
+    dst = _target(h, w, margin)
+    near = _prescale_ratio(qs, np.asarray(flags, bool), (h, w)) > _PRESCALE_FACTOR * (1 - 1e-4)
+    for i, s in enumerate(flags):
+        q = qs[i]
+        m = cv2.getPerspectiveTransform(q[[3, 0, 1, 2]] if s else q, dst)
+        src = img
+        if near[i]:
+            src, m = _prescale(img, m, q, s, (h, w))
+        out[i] = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def _target(h: int, w: int, margin: float) -> np.ndarray:
+    """The crop's corners the quad's TL, TR, BR, BL go to: float32 ``(4, 2)``."""
+    # The tile fills the crop less the margin on each side.
+    mx, my = w * margin / (1 + 2 * margin), h * margin / (1 + 2 * margin)
+    return np.array([[mx, my], [w - mx, my], [w - mx, h - my], [mx, h - my]], dtype=np.float32)
+
+
+def _prescale_ratio(qs: np.ndarray, sideways: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`_prescale`'s ratio of tile to crop size for N quads at once, in float64 (within a
+    few float32 units in the last place of its own)."""
+    q = qs.astype(np.float64)
+    side = np.sqrt(((q[:, [1, 2, 3, 2]] - q[:, [0, 3, 0, 1]]) ** 2).sum(axis=2))
+    across, down = (side[:, 0] + side[:, 1]) / 2, (side[:, 2] + side[:, 3]) / 2
+    tile_w, tile_h = np.where(sideways, down, across), np.where(sideways, across, down)
+    return np.minimum(tile_w / size[1], tile_h / size[0])
 
 
 def crop_detections(

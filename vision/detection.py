@@ -55,9 +55,15 @@ class TileDetection:
 
     def __post_init__(self) -> None:
         q = self.quad
-        if len(q) != 4 or any(len(p) != 2 for p in q):
-            raise InvalidInput(f"quad must be 4 (x, y) points, got {q!r}")
-        if not all(math.isfinite(float(c)) for p in q for c in p):
+        # Unpacked, not looped over: a photo makes hundreds of detections (copies included).
+        try:
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        except (TypeError, ValueError):
+            raise InvalidInput(f"quad must be 4 (x, y) points, got {q!r}") from None
+        isfinite = math.isfinite
+        if not (isfinite(float(x0)) and isfinite(float(y0)) and isfinite(float(x1))
+                and isfinite(float(y1)) and isfinite(float(x2)) and isfinite(float(y2))
+                and isfinite(float(x3)) and isfinite(float(y3))):
             raise InvalidInput(f"quad has a non-finite coordinate: {q!r}")
         if not 0.0 <= self.confidence <= 1.0:
             raise InvalidInput(f"confidence must be in [0, 1], got {self.confidence}")

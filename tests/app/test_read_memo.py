@@ -93,6 +93,23 @@ def test_the_shipped_model_reads_the_same_through_the_memo(shipped):
     assert (memo._session.asked, memo._session.ran) == (12, 5)
 
 
+def test_inverted_crops_read_through_the_memo_as_without_it(shipped):
+    # The memo keys crops by the pixels the model is given: a crop and its inversion differ,
+    # and the inverted reader (sharing the memo's session) reads as it does alone.
+    rng = np.random.default_rng(1)
+    h, w = shipped.input_size
+    crops = rng.integers(0, 256, (4, h, w, 3), dtype=np.uint8)
+    memo = remembering(shipped)
+    plain, inverted = memo.predict(crops), InvertedClassifier(memo).predict(crops)
+    np.testing.assert_array_equal(plain.probs, shipped.predict(crops).probs)
+    np.testing.assert_array_equal(inverted.probs, InvertedClassifier(shipped).predict(crops).probs)
+    np.testing.assert_array_equal(inverted.embeddings,
+                                  InvertedClassifier(shipped).predict(crops).embeddings)
+    assert (memo._session.asked, memo._session.ran) == (8, 8)
+    empty = memo.predict(crops[:0])
+    assert empty.probs.shape == (0, len(shipped.class_names)) and len(empty.embeddings) == 0
+
+
 class _Namer:
     """A stand-in `classify_detections`: names each tile by its quad's first x, records the
     detections it was asked to read."""

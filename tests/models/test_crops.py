@@ -153,3 +153,39 @@ def test_grey_and_bgra_are_accepted():
 def test_bad_input_raises(image, quad, kwargs, error):
     with pytest.raises(error):
         crop_tile(image, quad, **kwargs)
+
+
+def _scattered_quads(n: int, seed: int = 1) -> tuple[list, list[bool]]:
+    """Tiles of many sizes (some around and over the size at which the crop shrinks its
+    source first), turned any way, some off the image's edges, some flagged sideways."""
+    rng = np.random.default_rng(seed)
+    quads, flags = [], []
+    for _ in range(n):
+        w = float(rng.choice([20, 45, 95, 96, 97, 130, 300]))
+        corners = np.array(box_quad(-w / 2, -0.67 * w, w, 1.33 * w)) + rng.normal(0, 1.5, (4, 2))
+        quads.append(tuple(map(tuple, _rotate(corners, (0, 0), rng.uniform(-180, 180))
+                               + rng.uniform(-20, 320, 2))))
+        flags.append(bool(rng.random() < 0.3))
+    return quads, flags
+
+
+@pytest.mark.parametrize(("size", "margin"), [((64, 48), 0.06), ((32, 24), 0.0)])
+def test_batched_crops_are_each_tiles_own_crop(size, margin):
+    img, _ = make_tile_image(angle=20.0)
+    img[::3] //= 2  # stripes, so that a shrink before warping would show
+    quads, flags = _scattered_quads(60)
+    batch = crop_tiles(img, quads, sideways=flags, size=size, margin=margin)
+    for crop, q, s in zip(batch, quads, flags, strict=True):
+        np.testing.assert_array_equal(crop, crop_tile(img, q, sideways=s, size=size,
+                                                      margin=margin))
+
+
+def test_batched_crops_refuse_what_a_single_crop_refuses():
+    img = np.zeros((10, 10, 3), np.uint8)
+    good = box_quad(0, 0, 2, 2)
+    with pytest.raises(InvalidInput):
+        crop_tiles(img, [good, [(0, 0), (1, 0), (1, NAN), (0, 1)]])
+    with pytest.raises(InvalidInput):
+        crop_tiles(img, [good, [(0, 0), (1, 1), (2, 2)]])
+    with pytest.raises(InvalidInput):
+        crop_tiles(img, [good], sideways=[False, True])
