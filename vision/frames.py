@@ -118,14 +118,15 @@ def cut(frame: Frame, axis: int, cuts: list[tuple[int, float]]) -> list[np.ndarr
             p0 = (0.0, pos + slope * (0 - xc))
             p1 = (w - 1.0, pos + slope * (w - 1 - xc))
         # A 4-connected line leaves no diagonal gap for the 8-connected parts to leak through.
-        cv2.line(mask, tuple(int(round(v)) for v in p0), tuple(int(round(v)) for v in p1), 0, 1,
+        cv2.line(mask, (round(p0[0]), round(p0[1])), (round(p1[0]), round(p1[1])), 0, 1,
                  lineType=4)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    back = np.linalg.inv(frame.to_frame)
-    out = []
-    for c in contours:
-        if cv2.contourArea(c) < 4:
-            continue
-        pts = cv2.perspectiveTransform(c.astype(np.float64), back)
-        out.append(np.round(pts).astype(np.int32))
-    return out
+    parts = [c for c in contours if cv2.contourArea(c) >= 4]
+    if not parts:
+        return []
+    # Every part's points mapped back at once (each point's own transform: the same values).
+    pts = cv2.perspectiveTransform(np.concatenate(parts).astype(np.float64),
+                                   np.linalg.inv(frame.to_frame))
+    pts = np.round(pts).astype(np.int32)
+    ends = np.cumsum([len(c) for c in parts])[:-1]
+    return np.split(pts, ends)

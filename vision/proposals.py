@@ -292,7 +292,17 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
 
     q = np.stack(quads).astype(np.float32)
     area = quad_areas(q).astype(np.float32)
-    ink = ink_share(image, q, kernel=_ink_kernels(area, cfg), darkness=cfg.ink_darkness)
+    kernels = _ink_kernels(area, cfg)
+    if not face_down:
+        # The ink test (mostly OpenCV closings, which release the GIL) beside the edge
+        # test, which the calling thread ran after it (the backs' are judged on their ink
+        # first, below). Each quad's values are its own: the same features either way.
+        inked = beside(partial(ink_share, kernel=kernels, darkness=cfg.ink_darkness), image, q,
+                       name="agari-ink")
+        support = edge_support(image, q, cfg.verify)
+        ink = inked.result()
+    else:
+        ink = ink_share(image, q, kernel=kernels, darkness=cfg.ink_darkness)
     if face_down:
         # A back is plain colour: marks on it (a key's letter, print on paper) rule it
         # out; otherwise it is judged without ink.
@@ -304,7 +314,7 @@ def _split_all(regions: list[Region], image: np.ndarray, cfg: ProposalConfig, *,
         expected = [expected[i] for i in keep]
         weights = [weights[i] for i in keep]
         ink = np.full(len(q), cfg.weights.ink_cap, np.float32)
-    support = edge_support(image, q, cfg.verify)
+        support = edge_support(image, q, cfg.verify)
     sides = np.sort(support.sides, axis=1)
     return {
         "quad": q,

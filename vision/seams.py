@@ -14,6 +14,7 @@ value per line across that axis:
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -49,21 +50,21 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     h, w = g.shape
     steps = min(cfg.max_slope_steps, int(math.ceil(cfg.max_slope * h / max(cfg.seam_tolerance, 2))))
     steps = steps if lean else 0
-    slopes = np.linspace(-cfg.max_slope, cfg.max_slope, 2 * steps + 1) if steps else np.zeros(1)
+    slopes, upright = _slopes(float(cfg.max_slope), steps)
     # All slopes at once: each shear is written into one stack, and one partition and
     # one mean per end zone serve every slope (numpy calls, not pixels, cost most here).
     sheared = np.empty((len(slopes), h, w), np.float32)
-    upright = np.flatnonzero(slopes == 0.0)
     black = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
     bright = face_brightness(g, mask > 0) if bright is None else bright
     cap = cfg.seam_clip * max(bright, 1.0)
     written = -1  # the slot of the stack that already holds the upright lines
-    if black.dtype == np.uint8 and len(upright):
+    if black.dtype == np.uint8 and upright >= 0:
         # One look-up per pixel, written straight into the upright slot of the stack: the
         # clipped share of each grey level, by the same float32 steps as a float frame's.
-        written = int(upright[0])
-        dark = cv2.LUT(black, _clipped_shares(cap), dst=sheared[written])
-        if dark.ctypes.data != sheared[written].ctypes.data:
+        written = upright
+        slot = sheared[written]
+        dark = cv2.LUT(black, _clipped_shares(cap), dst=slot)
+        if dark is not slot:  # OpenCV wrote elsewhere (it returns ``dst`` itself when used)
             written = -1
     else:
         dark = np.minimum(black.astype(np.float32), cap) / cap
@@ -75,13 +76,11 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     zone = max(1, int(round(cfg.margin_zone * h)))
     rows = _sample_rows(h)
     kth = int(cfg.seam_percentile / 100.0 * (len(rows) - 1))
-    yc = (h - 1) / 2.0
-    for i, slope in enumerate(slopes):
-        if slope == 0.0:  # upright lines: the warp would copy every pixel where it is
+    for i, m in enumerate(_shears(float(cfg.max_slope), steps, h)):
+        if m is None:  # upright lines: the warp would copy every pixel where it is
             if i != written:
                 sheared[i] = dark
             continue
-        m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
         cv2.warpAffine(dark, m, (w, h), dst=sheared[i],
                        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                        borderMode=cv2.BORDER_REPLICATE)
@@ -90,16 +89,53 @@ def seam_profile(frame: Frame, axis: int, tile_short: float, cfg: SplitConfig, *
     lines = np.ascontiguousarray(picked.transpose(0, 2, 1))
     strength = np.partition(lines, kth, axis=2)[..., kth]
     if cfg.margin_zone:
-        ends = np.minimum(sheared[:, :zone].mean(axis=1), sheared[:, h - zone:].mean(axis=1))
+        ends = np.minimum(_mean_rows(sheared[:, :zone]), _mean_rows(sheared[:, h - zone:]))
         strength = np.minimum(strength, ends)
     pick = strength.argmax(axis=0)  # the first of equally strong slopes, in the order tried
     return strength[pick, np.arange(w)], slopes[pick].astype(np.float32)
 
 
+@functools.lru_cache(maxsize=1024)
 def _clipped_shares(cap: float) -> np.ndarray:
     """``min(level, cap) / cap`` in float32 for each grey level 0..255: `seam_profile`'s
-    darkness of a black-hat level, the same float32 steps on a table instead of a frame."""
-    return np.minimum(np.arange(256, dtype=np.float32), cap) / cap
+    darkness of a black-hat level, the same float32 steps on a table instead of a frame
+    (read-only and kept: a frame's cap comes of a grey level, so few are ever asked)."""
+    out = np.minimum(np.arange(256, dtype=np.float32), cap) / cap
+    out.flags.writeable = False
+    return out
+
+
+@functools.cache
+def _slopes(max_slope: float, steps: int) -> tuple[np.ndarray, int]:
+    """The leans `seam_profile` tries (read-only), and the index of upright among them (-1
+    if none): made once per count, not per frame."""
+    slopes = np.linspace(-max_slope, max_slope, 2 * steps + 1) if steps else np.zeros(1)
+    slopes.flags.writeable = False
+    upright = np.flatnonzero(slopes == 0.0)
+    return slopes, int(upright[0]) if len(upright) else -1
+
+
+@functools.lru_cache(maxsize=4096)
+def _shears(max_slope: float, steps: int, h: int) -> tuple[np.ndarray | None, ...]:
+    """`seam_profile`'s inverse warp for each lean of `_slopes` in a frame ``h`` rows high
+    (None for upright): read-only and kept, each height recurs."""
+    yc = (h - 1) / 2.0
+    out = []
+    for slope in _slopes(max_slope, steps)[0]:
+        if slope == 0.0:
+            out.append(None)
+            continue
+        m = np.array([[1.0, slope, -slope * yc], [0.0, 1.0, 0.0]])
+        m.flags.writeable = False
+        out.append(m)
+    return tuple(out)
+
+
+def _mean_rows(stack: np.ndarray) -> np.ndarray:
+    """``stack.mean(axis=1)`` of a float32 ``(S, rows, w)`` stack, to the bit, without the
+    wrapper (numpy's mean: a sum, divided in place by the count as its integer type)."""
+    total = np.add.reduce(stack, axis=1)
+    return np.true_divide(total, np.intp(stack.shape[1]), out=total, casting="unsafe")
 
 
 def _along(frame: Frame, axis: int) -> tuple[np.ndarray, np.ndarray]:
@@ -127,9 +163,13 @@ SEAM_ROWS = 32
 seam that runs the whole line from a stroke."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _sample_rows(h: int, max_rows: int = SEAM_ROWS) -> np.ndarray:
-    """Indices of at most ``max_rows`` evenly spaced rows of ``h``."""
-    return np.arange(h) if h <= max_rows else np.linspace(0, h - 1, max_rows).astype(int)
+    """Indices of at most ``max_rows`` evenly spaced rows of ``h`` (read-only and kept: frames
+    are a few hundred rows high at most, and each height recurs)."""
+    rows = np.arange(h) if h <= max_rows else np.linspace(0, h - 1, max_rows).astype(int)
+    rows.flags.writeable = False
+    return rows
 
 
 def smooth_leans(positions: list[int], slope: np.ndarray, seam: np.ndarray) -> np.ndarray:

@@ -166,6 +166,8 @@ def split_region(
             continue
         if cuts > 2 * cfg.max_tiles:
             continue
+        if math.hypot(w, h) < cfg.min_cut_length * size.short:
+            continue  # no side of any frame in this box reaches it: spare `place` too
         placed = place(c, rect, cfg.pad)
         if not _cuttable(placed.width, placed.height, size, cfg):
             continue  # no side to cut across (`_plan` would find none): spare the warp
@@ -192,7 +194,9 @@ def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
     the costlier alternative; the plan whose cuts have the strongest mean seam
     wins.
     """
-    best: tuple[float, int, list[tuple[int, float]], float] | None = None
+    # The best plan so far: (mean, axis, positions, row, seam, slope, repeat); its cuts'
+    # leans are fitted once, for the plan that wins.
+    best: tuple[float, int, list[int], bool, np.ndarray, np.ndarray, float] | None = None
     for axis, length in ((0, frame.width), (1, frame.height)):
         if length < cfg.min_cut_length * size.short:
             continue
@@ -230,11 +234,13 @@ def _plan(frame: Frame, size: TileSize, cfg: SplitConfig
             positions, gains = found_cuts
             mean = mean_of(gains)
             if best is None or mean > best[0]:
-                leans = smooth_leans(positions, slope, seam) if row else slope[positions]
-                cuts = [(p, float(v)) for p, v in zip(positions, leans, strict=True)]
-                strength = max(float(np.min(seam[positions])), repeat)
-                best = (mean, axis, cuts, strength)
-    return None if best is None else best[1:]
+                best = (mean, axis, positions, row, seam, slope, repeat)
+    if best is None:
+        return None
+    _, axis, positions, row, seam, slope, repeat = best
+    leans = smooth_leans(positions, slope, seam) if row else slope[positions]
+    cuts = [(p, float(v)) for p, v in zip(positions, leans, strict=True)]
+    return axis, cuts, max(float(np.min(seam[positions])), repeat)
 
 
 def mean_of(values: list[float]) -> float:

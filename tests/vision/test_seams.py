@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 from agari.vision.frames import Frame
-from agari.vision.seams import _sample_rows, face_brightness, seam_profile
+from agari.vision.seams import (
+    _clipped_shares,
+    _mean_rows,
+    _sample_rows,
+    _shears,
+    _slopes,
+    face_brightness,
+    seam_profile,
+)
 from agari.vision.split import SplitConfig
 
 CFG = SplitConfig()
@@ -62,3 +70,24 @@ def test_seam_profile_equals_warping_every_slope(shape, lean):
             got = seam_profile(f, axis, 30.0, CFG, lean=lean)
             for a, b in zip(got, want, strict=True):
                 assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_mean_rows_is_numpy_mean_to_the_bit():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        stack = (rng.random((rng.integers(1, 10), rng.integers(1, 80), rng.integers(1, 200)))
+                 * rng.choice([1e-3, 1.0, 9.7])).astype(np.float32)
+        zone = int(rng.integers(1, stack.shape[1] + 1))
+        for part in (stack[:, :zone], stack[:, stack.shape[1] - zone:]):
+            got = _mean_rows(part)
+            assert got.dtype == np.float32 and np.array_equal(got, part.mean(axis=1))
+
+
+def test_kept_tables_are_read_only_and_alike():
+    slopes, upright = _slopes(0.2, 4)
+    assert upright == 4 and slopes[upright] == 0.0 and not slopes.flags.writeable
+    assert np.array_equal(slopes, np.linspace(-0.2, 0.2, 9))
+    shears = _shears(0.2, 4, 31)
+    assert shears[upright] is None and all(not m.flags.writeable for m in shears if m is not None)
+    assert np.array_equal(shears[0], np.array([[1.0, -0.2, 0.2 * 15.0], [0.0, 1.0, 0.0]]))
+    assert not _sample_rows(100).flags.writeable and not _clipped_shares(20.0).flags.writeable
