@@ -274,13 +274,15 @@ PAIRWISE_BLOCK = 128
 def _bin_peaks(prof: np.ndarray, start: float, b: float, bins: int) -> np.ndarray:
     """Index of the strongest line in each of ``bins`` bins of width ``b`` centred at
     ``start + k b`` (a bin outside the profile takes its nearest line)."""
-    idx = np.arange(len(prof))
-    which = np.floor((idx - start) / b + 0.5).astype(int)
-    inside = (which >= 0) & (which < bins)
+    which = np.floor((np.arange(len(prof)) - start) / b + 0.5).astype(int)
+    inside = np.flatnonzero((which >= 0) & (which < bins))
     order = np.lexsort((-prof[inside], which[inside]))
-    keys, first = np.unique(which[inside][order], return_index=True)
+    ranked = which[inside][order]  # bins ascending, the strongest line first in each
     peak = np.clip(np.round(start + np.arange(bins) * b).astype(int), 0, len(prof) - 1)
-    peak[keys] = idx[inside][order][first]
+    if len(ranked):
+        # Each bin's first place in the ranking (`np.unique`'s first indices, without its sort).
+        first = np.flatnonzero(np.concatenate(([True], ranked[1:] != ranked[:-1])))
+        peak[ranked[first]] = inside[order[first]]
     return peak
 
 
