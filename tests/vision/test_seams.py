@@ -91,3 +91,16 @@ def test_kept_tables_are_read_only_and_alike():
     assert shears[upright] is None and all(not m.flags.writeable for m in shears if m is not None)
     assert np.array_equal(shears[0], np.array([[1.0, -0.2, 0.2 * 15.0], [0.0, 1.0, 0.0]]))
     assert not _sample_rows(100).flags.writeable and not _clipped_shares(20.0).flags.writeable
+
+
+def test_face_brightness_by_counts_is_the_partitioned_level():
+    rng = np.random.default_rng(9)
+    for n in (1, 2, 3, 10, 97, 4000):
+        g = rng.integers(0, 256, (n, 7), dtype=np.uint8)
+        inside = rng.random((n, 7)) < 0.7
+        v = g[inside][::3]
+        want = 255.0 if v.size == 0 else float(np.partition(v, int(0.9 * (v.size - 1)))[
+            int(0.9 * (v.size - 1))])
+        assert face_brightness(g, inside) == want
+        assert face_brightness(g.T, inside.T) == face_brightness(g.T.astype(np.float32), inside.T)
+    assert face_brightness(g, np.zeros_like(inside)) == 255.0
