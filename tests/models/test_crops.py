@@ -178,6 +178,9 @@ def test_batched_crops_are_each_tiles_own_crop(size, margin):
     for crop, q, s in zip(batch, quads, flags, strict=True):
         np.testing.assert_array_equal(crop, crop_tile(img, q, sideways=s, size=size,
                                                       margin=margin))
+    as_arrays = crop_tiles(img, np.asarray(quads), sideways=np.asarray(flags), size=size,
+                           margin=margin)
+    np.testing.assert_array_equal(as_arrays, batch)
 
 
 def test_batched_crops_refuse_what_a_single_crop_refuses():
