@@ -25,7 +25,10 @@ the model tells the set's kinds apart, and where it reads the set's back as its
 blank 白 (a white-backed set) the likelier back is taken.
 ``g`` (``trust_reliable``) is 1 − the (smoothed) precision of the model's first
 choice for the crop, measured on the views: evidence speaks where the model
-proved fallible on this set, and barely where it read the set faultlessly.
+proved fallible on this set, and barely where it read the set faultlessly; and
+(``views_vouch_full``) only as far as the model read the views of its choice as that
+kind (``M[c, c]``; the ink evidence too): a crop read surely as a kind whose layout
+views it misread (a washed-out layout tile) keeps its word.
 
 ``s(c)`` is the crop's similarity to this set's own views of ``c``: per
 channel (embedding, shape), the cosine similarity to the nearest views, both
@@ -66,6 +69,7 @@ from agari.models.calibration_evidence import (
     reliability,
     tile_mean,
     unit_rows,
+    views_vouch,
 )
 from agari.models.calibration_features import CropLooks
 
@@ -371,15 +375,18 @@ class TilesetProfile:
             raise ModelError(f"expected probs (N, {len(self.class_names)}), got {p.shape}")
         cfg = self.config
         logits = cfg.alpha * confusion_log_likelihood(p, self.confusion, self.prior)
-        trust = np.float32(1.0)
+        trust = vouch = np.float32(1.0)
         if cfg.trust_reliable and len(self.labels):
             trust = (1.0 - self.reliability[p.argmax(axis=1)])[:, None]
+            if cfg.views_vouch_full > 0:
+                vouch = views_vouch(p, self.confusion, full=cfg.views_vouch_full,
+                                    sure=cfg.views_vouch_sure)
         sims = self.similarities(embeddings, looks)
-        logits += cfg.beta * trust * sims
+        logits += cfg.beta * trust * vouch * sims
         if looks is not None:
             logits += self.colour_penalty(looks.colours)
             if self.uses_inks and len(self.labels):
-                ink = np.float32(cfg.ink_weight) * (trust if cfg.ink_trusts else 1.0)
+                ink = np.float32(cfg.ink_weight) * vouch * (trust if cfg.ink_trusts else 1.0)
                 logits += ink * self.ink_similarities(looks.inks)
         for name in self.absent:
             logits[:, self.class_names.index(name)] += np.float32(np.log(cfg.absent_prior))

@@ -55,6 +55,12 @@ class AdjustConfig:
             tiles of a kind. It cancels where the model tells this set's kinds apart and
             decides where the set's back and a kind look alike to it (a white-backed set's
             back and its blank 白: from above, the same slab).
+        views_vouch_full: with ``trust_reliable``, the similarity and ink evidence on a
+            crop the model reads as ``c`` at ``views_vouch_sure`` or more is scaled
+            by ``min(1, M[c, c] / views_vouch_full)``, how often the model read this set's
+            views of ``c`` as ``c`` (`calibration_evidence.views_vouch`): a layout tile the
+            model misread is unlike the set's tiles in play; 0 switches it off.
+        views_vouch_sure: the model's probability for its first choice from which it applies.
     """
 
     alpha: float = 1.0
@@ -73,6 +79,8 @@ class AdjustConfig:
     ink_trusts: bool = False
     none_from_set: bool = True
     back_prior: float = 3.0
+    views_vouch_full: float = 0.85
+    views_vouch_sure: float = 0.5
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -83,6 +91,9 @@ class AdjustConfig:
             raise InvalidInput(f"neighbours must be >= 1, got {self.neighbours}")
         if self.back_prior <= 0:
             raise InvalidInput(f"back_prior must be > 0, got {self.back_prior}")
+        if self.views_vouch_full < 0 or not 0.0 <= self.views_vouch_sure <= 1.0:
+            raise InvalidInput(f"views_vouch_full must be >= 0 and views_vouch_sure in [0, 1], "
+                               f"got {self.views_vouch_full}, {self.views_vouch_sure}")
         if self.ink_weight < 0:
             raise InvalidInput(f"ink_weight must be >= 0, got {self.ink_weight}")
         if self.colour_tolerance <= 0 or self.colour_weight < 0:

@@ -127,6 +127,23 @@ def reliability(view_probs: np.ndarray, labels: np.ndarray, n_classes: int) -> n
     return out
 
 
+def views_vouch(probs: np.ndarray, m: np.ndarray, *, full: float, sure: float) -> np.ndarray:
+    """float32 ``(N, 1)`` ≤ 1: how far this set's views of the model's first choice ``c`` can
+    speak against it, ``min(1, M[c, c] / full)`` where the model gives ``c`` at least ``sure``
+    (1 elsewhere).
+
+    Where the model read the set's own views of ``c`` as ``c`` on only a few (a washed-out
+    or loosely boxed layout tile: ``M[c, c]`` 0.13), those views are unlike the set's ``c``
+    in play, and a crop the model reads surely as ``c`` looks unlike them for that reason,
+    not because it is another kind (hollow 100318: 5p read 0.97 in play, its views read as
+    5p on 2 of 16, six crops moved to 4p by the similarity).
+    """
+    p = np.asarray(probs, np.float32)
+    first = p.argmax(axis=1)
+    own = np.minimum(1.0, m[first, first] / np.float32(full))
+    return np.where(p.max(axis=1) >= sure, own, 1.0).astype(np.float32)[:, None]
+
+
 def keep_mass(out: np.ndarray, probs: np.ndarray, k: int,
               kept: np.ndarray | None = None) -> np.ndarray:
     """``out`` (N, C) with column ``k`` set back to ``probs``'s (or to ``kept`` ``(N,)``)

@@ -11,6 +11,7 @@ from agari.engine.errors import InvalidInput, ModelError
 from agari.engine.tiles import CLASS_NAMES
 from agari.models import calibration_store as store
 from agari.models.calibration import AdjustConfig, PhotoRecord, TilesetProfile
+from agari.models.calibration_evidence import views_vouch
 from agari.models.calibration_features import INK_BINS, CropLooks
 
 DIM = 24
@@ -441,3 +442,37 @@ def test_store_errors(tmp_path):
     js.write_text("{not json")
     with pytest.raises(ModelError, match="damaged"):
         store.load(tmp_path, "home")
+
+
+def test_a_sure_reading_of_a_kind_whose_views_were_misread_keeps_its_word():
+    # The layout's 5p came out washed out: the model read its views as no tile and they look
+    # like nothing in play. Hand crops it reads as 5p at 0.97 are unlike those views, and a
+    # little like the set's 4p: the similarity alone would move them to 4p.
+    names = [n for n in FACES if n != "5p"]
+    labels = [n for n in names for _ in range(4)] + ["5p"] * 16
+    read = [*labels[:-16], *["none"] * 14, "5p", "5p"]
+    probs = np.eye(len(CLASS_NAMES), dtype=np.float32)[[CLASS_NAMES.index(c) for c in read]]
+    views = np.concatenate([embed(labels[:-16], seed=1), embed(["5z"] * 16, seed=2)])
+    prof = TilesetProfile.create("w", "model123", CLASS_NAMES, DIM).added(
+        views, no_shapes(len(labels)), labels, np.repeat(np.arange(len(names) + 4), 4),
+        photo=PhotoRecord("l.jpg", len(names) + 1, "t"), probs=0.9 * probs + 0.1 / len(CLASS_NAMES))
+    dirs = class_directions()
+    crops = 0.6 * dirs[CLASS_NAMES.index("5p")] + 0.8 * dirs[CLASS_NAMES.index("4p")]
+    crops = np.tile(crops, (3, 1)).astype(np.float32)
+    p = np.full((3, len(CLASS_NAMES)), 0.03 / len(CLASS_NAMES), np.float32)
+    p[:, CLASS_NAMES.index("5p")] = 0.97
+    off = replace(prof, config=AdjustConfig(views_vouch_full=0.0))
+    assert {CLASS_NAMES[i] for i in off.adjust(p, crops).argmax(1)} == {"4p"}
+    assert {CLASS_NAMES[i] for i in prof.adjust(p, crops).argmax(1)} == {"5p"}
+    # a kind whose views it read right is not held back, nor is an unsure reading
+    m = prof.confusion
+    sure_4p = np.eye(len(CLASS_NAMES), dtype=np.float32)[[CLASS_NAMES.index("4p")]]
+    assert views_vouch(sure_4p, m, full=0.85, sure=0.5)[0, 0] == 1.0
+    assert views_vouch(p, m, full=0.85, sure=0.5)[0, 0] < 0.3
+    assert views_vouch(p * 0.4, m, full=0.85, sure=0.5)[0, 0] == 1.0
+
+
+@pytest.mark.parametrize("kw", [{"views_vouch_full": -1.0}, {"views_vouch_sure": 1.5}])
+def test_views_vouch_settings_are_checked(kw):
+    with pytest.raises(InvalidInput):
+        AdjustConfig(**kw)
