@@ -135,8 +135,8 @@ def views_vouch(probs: np.ndarray, m: np.ndarray, *, full: float, sure: float) -
     Where the model read the set's own views of ``c`` as ``c`` on only a few (a washed-out
     or loosely boxed layout tile: ``M[c, c]`` 0.13), those views are unlike the set's ``c``
     in play, and a crop the model reads surely as ``c`` looks unlike them for that reason,
-    not because it is another kind (hollow 100318: 5p read 0.97 in play, its views read as
-    5p on 2 of 16, six crops moved to 4p by the similarity).
+    not because it is another kind (hollow 100318: 5p read at 0.97 in play, its views read
+    as 5p on none of 16, six crops moved to 4p by the similarity).
     """
     p = np.asarray(probs, np.float32)
     first = p.argmax(axis=1)
