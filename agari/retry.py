@@ -86,6 +86,21 @@ class RetryConfig:
     kept unless two other readings agree on another; 0 never. On the tuning renders
     940000/960000 (x100, interleaved) 0.6 took exact hands 58+59 -> 60+60 and none lost
     (0.9: 62+60, for more retries); real variants 360 -> 363 of 390 tiles."""
+    by_hand: bool = True
+    """Shakiness is the hand's own: readings that differ from the best only in the dora or
+    ura indicators count with it (`hand_confidence`). A hand read surely beside indicators
+    read unsurely (a dead wall's tiles half hidden, a pond tile taken for one) was read
+    again for them. With `same_tiles`, interleaved A/B of the whole read_photo (x100):
+    exact hands/layouts/scores 990000 67/58/66, 970000 69/48/65, 960000 69/44/67 the
+    same, 980000 69/52/61 -> 70/52/63 (with `ReadingConfig.bare`); retried renders
+    36/49/43/42 -> 34/43/37/40. Readings again fixed an indicator (980091, dora 6m for 5m)
+    about as often as they broke one (980072); real variants the same."""
+    same_tiles: bool = True
+    """With `by_hand`: in a complete hand that scores, readings of the very tiles the best one
+    reads (the same detections, the same names) laid out in another plan count with it too:
+    the layout ranked its plan first, and the two are equally probable by their names alone
+    (a pair beside a pon, the tile set apart). Not in a waiting hand: read so beside an equal
+    rival, its winning tile was more often lost (the tuning renders' 13-tile readings)."""
     shaky_unread: bool = True
     """A hand that takes as one of its tiles a quad the classifier called no tile (``none``
     its first name) is shaky too: such a quad is more often half a tile or a gap (on the
@@ -123,7 +138,9 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
     reading = result.reading
     if reading is None:
         return False
-    if getattr(reading, "confidence", 1.0) < cfg.shaky_below:
+    confidence = hand_confidence(reading, cfg.same_tiles) if cfg.by_hand else \
+        getattr(reading, "confidence", 1.0)
+    if confidence < cfg.shaky_below:
         return True
     best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
     if cfg.unread_alone and len(reading.corrections) <= 1 \
@@ -131,6 +148,25 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
         return False  # an unread quad taken in is itself a correction: at most that one
     return cfg.shaky_unread and best is not None and any(
         _unread(result.detections[i]) for i, _ in best.tiles)
+
+
+def hand_confidence(reading, same_tiles: bool = False) -> float:
+    """`Reading.confidence` with the alternatives that read the same hand (they differ only
+    in the indicators) counted with the best: the share of the valid readings found that
+    make this hand (at least: only the listed alternatives are known). ``same_tiles``: in a
+    hand that scores, also those reading the best's tiles in another plan
+    (`RetryConfig.same_tiles`)."""
+    confidence = getattr(reading, "confidence", 1.0)
+    alternatives = getattr(reading, "alternatives", ())
+    if not alternatives:
+        return confidence
+    hand = reading.layout.hand_text
+    best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
+    tiles = set(best.tiles) if same_tiles and best is not None and \
+        getattr(reading, "level", None) == "scores" else None
+    return min(1.0, confidence * (1.0 + sum(
+        reading.relative(alt) for alt in alternatives
+        if alt.layout.hand_text == hand or set(alt.tiles) == tiles)))
 
 
 def _unread(det: TileDetection) -> bool:
@@ -230,5 +266,5 @@ def in_region(locate: Callable[[np.ndarray], list[TileDetection]], box: Box
     return located
 
 
-__all__ = ["DEFAULT_RETRY", "RetryConfig", "ZoomConfig", "hand_region", "in_region",
-           "layout_key", "no_hand", "retried"]
+__all__ = ["DEFAULT_RETRY", "RetryConfig", "ZoomConfig", "hand_confidence", "hand_region",
+           "in_region", "layout_key", "no_hand", "retried"]
