@@ -11,7 +11,9 @@ The dora indicators are the dead wall's faces, else the loose group nearest
 the hand. Outside the hand's row a tile is taken as called (sideways) only when
 it is wider than the tiles beside it, never on the locator's flag alone. The
 ura indicators (裏ドラ表示牌, as many as the dora) are a loose group just below
-the dora (nearer the player), or right beside them in their row.
+the dora (nearer the player), or right beside them in their row. Where nothing
+else is the dora, faces the hand's row took in from just behind it (loose dora
+overlapping a standing hand's tops in the picture) are looked at too.
 """
 
 from __future__ import annotations
@@ -120,6 +122,15 @@ class ExtrasConfig:
     """A loose group in a stack of this many face-up rows (each touching the next within
     `crowd_gap`, overlapping along the row) is part of a pond, however short its rows; 0:
     off. Dora and their ura make two such rows at most."""
+    wall_sure: float | None = 0.8
+    """Of two dead walls, one whose faces all read at least this surely comes first, however
+    many backs the other shows: a stack's pale side read as 白 at 0.68 made the row of
+    stack sides below the wall's tops a wall of six backs (990016). None: off."""
+    behind_row: float | None = 0.25
+    """Faces of the hand's row that the plan leaves out and that lie behind the plan's tiles
+    of their column (centre this many of those tiles' heights beyond theirs) may be
+    indicators: loose dora lying just behind a standing hand overlap its tiles' tops in the
+    picture, so the row takes them in as stacked columns (990093, 980071). None: off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +157,8 @@ class _Group:
     """Its row's direction (unit vector, image axes)."""
     faces_u: tuple[float, float]
     """``u0, u1`` of its faces alone (a dead wall's indicators, not its backs)."""
+    least: float = 1.0
+    """The lowest confidence among its faces (1 without faces)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -194,7 +207,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             called = 0 if loose else sum(1 for i in ids if side[i] and i not in down)
             f = hand_ext[list(faces)] if faces else e
             faces_u = (float(f[:, 0].min()), float(f[:, 1].max()))
-            out.append(_Group(faces, backs, called, span, height, frame.along, faces_u))
+            least = min((dets[i].confidence for i in faces), default=1.0)
+            out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least))
     return out
 
 
@@ -337,25 +351,58 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
     if lone_win and plan.win is None and plan.size == 13:
         win = _lone_win(groups, ext, plan, frame, cfg)
         if win is not None:
-            groups = [g for g in groups if g.faces != (win,)]
             notes.append("the winning tile lies apart from the hand")
+    dora, ura = _dora_and_ura(groups, win, hand, frame, plan, cfg)
+    if not dora and cfg.behind_row is not None:
+        # Faces the hand's row took in from behind it, only where nothing else is the dora:
+        # a tile of a misread row would otherwise displace the true dora lying farther off.
+        behind = _behind_plan(dets, ext, plan, row, cfg.behind_row)
+        if behind:
+            rest = rest + behind
+            dora, ura = _dora_and_ura(_groups(dets, rest, ext, cfg), win, hand, frame, plan,
+                                      cfg)
+    used = {i for g in (dora, ura) if g is not None for i in g.faces}
+    if dora is not None:
+        used |= set(dora.backs)
+    others = tuple(i for i in rest if i not in used and i != win)
+    return Extras(dora.faces if dora else (), ura.faces if ura else (), win, others,
+                  tuple(notes))
+
+
+def _dora_and_ura(groups: list[_Group], win: int | None, hand: tuple[float, float, float, float],
+                  frame: HandFrame, plan: LayoutPlan, cfg: ExtrasConfig
+                  ) -> tuple[_Group | None, _Group | None]:
+    """The dora and ura groups among ``groups`` (the lone winning tile ``win`` set aside)."""
+    if win is not None:
+        groups = [g for g in groups if g.faces != (win,)]
     limit = _indicator_limit(plan) if cfg.one_per_kan else MAX_INDICATORS
     # Groups showing more faces than that stay in the pond tests (a stack of rows).
     near = [g for g in groups if g.indicator_like and len(g.faces) <= limit + bool(g.backs)
             and _near(g, hand, frame, cfg) and not _in_pond(g, groups, cfg)]
     near += _paired_dora(groups, near, hand, frame, cfg, limit)
-    dora_group, ura_group = _indicators(near, hand, frame, cfg)
-    used: set[int] = set()
-    dora: tuple[int, ...] = ()
-    ura: tuple[int, ...] = ()
-    if dora_group is not None:
-        dora = dora_group.faces
-        used |= set(dora_group.faces) | set(dora_group.backs)
-    if ura_group is not None:
-        ura = ura_group.faces
-        used |= set(ura_group.faces)
-    others = tuple(i for i in rest if i not in used and i != win)
-    return Extras(dora, ura, win, others, tuple(notes))
+    return _indicators(near, hand, frame, cfg)
+
+
+def _behind_plan(dets: list[TileDetection], ext: np.ndarray, plan: LayoutPlan, row: list[int],
+                 rise: float) -> list[int]:
+    """Upright faces of the hand's row that no part of ``plan`` holds and that lie behind
+    every tile of the plan sharing their column (`ExtrasConfig.behind_row`)."""
+    placed = set(plan.concealed) | {i for m in plan.melds for i in m.detections}
+    if plan.win is not None:
+        placed.add(plan.win)
+    out = []
+    for i in row:
+        if i in placed or is_face_down(dets[i]) or dets[i].label is None or dets[i].sideways:
+            continue
+        u0, u1, v0, v1 = ext[i]
+        under = [j for j in placed if min(u1, ext[j, 1]) - max(u0, ext[j, 0])
+                 > 0.5 * min(u1 - u0, ext[j, 1] - ext[j, 0])]
+        # Over a sideways tile it is an added kan's upper tile, or a called tile boxed twice.
+        if under and not any(dets[j].sideways for j in under) and all(
+                (v0 + v1) / 2 > (ext[j, 2] + ext[j, 3]) / 2 + rise * (ext[j, 3] - ext[j, 2])
+                for j in under):
+            out.append(i)
+    return out
 
 
 def _indicator_limit(plan: LayoutPlan) -> int:
@@ -442,8 +489,9 @@ def _indicators(near: list[_Group], hand: tuple[float, float, float, float],
         return None, None
     # Of two dead walls the one showing more backs is likelier the wall: a few backs beside
     # misread faces may be anything on the table (tuning renders: 1 indicator more right).
-    by_distance = sorted(near, key=lambda g: (not g.dead_wall, -len(g.backs),
-                                              _distance(g.span, hand)))
+    sure = cfg.wall_sure if cfg.wall_sure is not None else 0.0
+    by_distance = sorted(near, key=lambda g: (not g.dead_wall, g.dead_wall and g.least < sure,
+                                              -len(g.backs), _distance(g.span, hand)))
     for dora in by_distance:
         if dora.dead_wall or not any(_ura_of(a, dora, cfg) for a in near):
             ura = next((g for g in by_distance if _ura_of(dora, g, cfg)), None)
