@@ -1,0 +1,81 @@
+"""A dead wall's indicator the locator missed is read where the wall's stacks leave room
+(`agari.vision.wall_faces`), and only where the layout found no dora on a wall."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from agari.engine.tiles import Tile
+from agari.vision.layout import analyse_layout
+from agari.vision.wall_faces import find_wall_faces
+from layout_factories import lay_out
+
+IMAGE = np.zeros((1080, 1920, 3), np.uint8)
+HAND = dict(concealed="123m456p789s1122z", win="2z")
+
+
+class Reader:
+    """Reads ``name`` at ``p`` where a quad's centre lies within 10 px of ``at``, else none."""
+
+    def __init__(self, at, name: str = "7s", p: float = 0.95) -> None:
+        self.at, self.name, self.p, self.asked = np.asarray(at), name, p, 0
+
+    def __call__(self, image, dets):
+        out = []
+        for d in dets:
+            self.asked += 1
+            if np.linalg.norm(np.asarray(d.quad).mean(axis=0) - self.at) < 10:
+                out.append(replace(d, label=Tile.parse(self.name), confidence=self.p,
+                                   alternatives=((self.name, self.p), ("none", 1 - self.p))))
+            else:
+                out.append(replace(d, label=None, confidence=0.95,
+                                   alternatives=(("none", 0.95),)))
+        return out
+
+
+def _without_dora(laid):
+    """The dets without the wall's indicator, and where it lay."""
+    (k,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
+    centre = np.asarray(laid.dets[k].quad).mean(axis=0)
+    return [d for i, d in enumerate(laid.dets) if i != k], centre
+
+
+def test_a_missed_indicator_between_stacks_is_read() -> None:
+    dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
+    assert analyse_layout(dets)[0].dora == ()
+    found = find_wall_faces(IMAGE, dets, Reader(centre))
+    plan = analyse_layout(found)[0]
+    assert [str(found[i].label) for i in plan.dora] == ["7s"]
+
+
+def test_a_missed_indicator_at_the_walls_end_is_read() -> None:
+    laid = lay_out(**HAND, dora="7s", dead_wall=True)
+    dets, centre = _without_dora(laid)
+    # Only the two stacks before the indicator were boxed: it lies one stack beyond them.
+    backs = [d for d in dets if d.label == "back"]
+    dets = [d for d in dets if d.label != "back" or d in backs[:2]]
+    found = find_wall_faces(IMAGE, dets, Reader(centre))
+    plan = analyse_layout(found)[0]
+    assert [str(found[i].label) for i in plan.dora] == ["7s"]
+
+
+def test_an_unsure_read_is_not_kept() -> None:
+    dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
+    reader = Reader(centre, p=0.6)
+    assert find_wall_faces(IMAGE, dets, reader) == dets
+    assert reader.asked > 0
+
+
+def test_nothing_is_read_where_the_wall_shows_its_indicator() -> None:
+    laid = lay_out(**HAND, dora="7s", dead_wall=True)
+    reader = Reader((0, 0))
+    assert find_wall_faces(IMAGE, laid.dets, reader) == laid.dets
+    assert reader.asked == 0
+
+
+def test_nothing_is_read_without_a_row_of_backs() -> None:
+    laid = lay_out(**HAND)
+    reader = Reader((0, 0))
+    assert find_wall_faces(IMAGE, laid.dets, reader) == laid.dets
+    assert reader.asked == 0
