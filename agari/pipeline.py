@@ -41,6 +41,7 @@ from agari.vision.reading_cuts import Cuts, other_cuts
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
 from agari.vision.reread import reread_in_hand_frame
+from agari.vision.wall_faces import DEFAULT_WALL_FACES, WallFacesConfig, find_wall_faces
 
 TOP_K = 5
 """Names per tile asked of the classifier: the reading's room to correct it."""
@@ -70,6 +71,9 @@ class PipelineConfig:
     identical tiles side by side show no seam: two 西 boxed as one read as 2p at 0.9."""
     fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
+    wall_faces: WallFacesConfig | None = DEFAULT_WALL_FACES
+    """A dead wall's indicator the locator missed, read where the wall's stacks leave room,
+    only where the layout finds no dora on a wall (`agari.vision.wall_faces`); None skips."""
     quarter: QuarterConfig | None = DEFAULT_QUARTER
     """After row completion, read each tile called ``none`` again with its corners named a
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
@@ -383,6 +387,9 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
                              refine=partial(reframe, image, classify=classify))
     if config.fill is not None:
         dets = fill_rows(image, dets, classify, config=config.fill)
+    if config.wall_faces is not None:
+        dets = find_wall_faces(image, dets, classify, layout=config.layout,
+                               config=config.wall_faces)
     unturned = dets
     if config.quarter is not None:
         dets = turn_unread(image, dets, classify, config=config.quarter)
