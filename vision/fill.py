@@ -225,6 +225,7 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
     the sides in ``done`` (``(id(tile), side)``: a neighbour found there already)."""
     trials: list[TileDetection] = []
     owners: list[tuple[TileDetection, int]] = []
+    steps: list[tuple[np.ndarray, bool, TileDetection, int]] = []
     for det in frontier:
         q = np.asarray(det.quad, np.float64)
         step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0  # the row's direction, one tile wide
@@ -238,11 +239,14 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
                     face = q.copy()
                     face[2:] = q[1::-1] + (q[2:] - q[1::-1]) * cfg.sideways_trim
                     shapes.append((_sideways_beside(face, side, cfg.sideways_aspect), True))
-            for nq, turned in shapes:
-                if not inside_image(nq, size) or known.overlaps(nq, cfg.max_overlap):
-                    continue
-                trials.append(TileDetection(as_quad(nq), sideways=turned))
-                owners.append((det, side))
+            steps += [(nq, turned, det, side) for nq, turned in shapes
+                      if inside_image(nq, size)]
+    # Known tiles are the same for every step: the near ones of all found at once.
+    clear = known.overlapping([nq for nq, _, _, _ in steps], cfg.max_overlap)
+    for (nq, turned, det, side), covers in zip(steps, clear, strict=True):
+        if not covers:
+            trials.append(TileDetection(as_quad(nq), sideways=turned))
+            owners.append((det, side))
     return trials, owners
 
 
@@ -389,14 +393,25 @@ class _Tiles:
 
     def overlaps(self, q: np.ndarray, limit: float) -> bool:
         """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
-        if not self.quads:
-            return False
-        reach = float(np.linalg.norm(q[0] - q[2]))  # quads further apart than a diagonal can't meet
-        near = np.flatnonzero(np.linalg.norm(self.centres - q.mean(axis=0), axis=1) < reach)
-        if not len(near):
-            return False
-        mine = convex_parts(q)
-        return any(parts_overlap(mine, self.parts[i]) > limit for i in near)
+        return self.overlapping([q], limit)[0]
+
+    def overlapping(self, quads: Sequence[np.ndarray], limit: float) -> list[bool]:
+        """`overlaps` of each of ``quads``, the near tiles of all found in one numpy pass
+        (quads further apart than a diagonal can't meet)."""
+        if not self.quads or not quads:
+            return [False] * len(quads)
+        q = np.asarray(quads, np.float64)
+        reach = np.linalg.norm(q[:, 0] - q[:, 2], axis=1)
+        dist = np.linalg.norm(self.centres[None] - q.mean(axis=1)[:, None], axis=2)
+        out = []
+        for k, near in enumerate(dist < reach[:, None]):
+            found = np.flatnonzero(near)
+            if not len(found):
+                out.append(False)
+                continue
+            mine = convex_parts(q[k])
+            out.append(any(parts_overlap(mine, self.parts[i]) > limit for i in found))
+        return out
 
 
 __all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles"]

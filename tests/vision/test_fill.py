@@ -275,3 +275,33 @@ def test_a_called_tile_is_tried_beside_the_face_of_a_tile_boxed_with_its_front_s
     assert fill_rows(image, [anchor], reads, config=config) == [anchor]
     found = fill_rows(image, [anchor], reads, config=replace(config, sideways_trim=0.6))
     assert [d.label for d in found] == [Tile.parse("1p"), THREE_SOU] and found[1].sideways
+
+
+def test_known_tiles_overlap_as_checked_one_by_one():
+    """The batched overlap test of row completion (the near tiles of all steps found at once)
+    agrees with measuring every step against every known tile, for tiles of one size (a
+    step is as big as the row's tile it steps from)."""
+    from agari.vision.fill import _Tiles
+    from agari.vision.quads import convex_parts, parts_overlap
+
+    rng = np.random.default_rng(5)
+
+    def tile(x, y, w, turn):
+        c, s = np.cos(turn), np.sin(turn)
+        q = np.array([[0, 0], [w, 0], [w, 1.33 * w], [0, 1.33 * w]]) @ [[c, s], [-s, c]]
+        return q + (x, y) + rng.normal(0, 1.0, (4, 2))
+
+    hits = 0
+    for _ in range(40):
+        w = rng.uniform(20, 60)
+        known = [tile(*rng.uniform(0, 600, 2), w * rng.uniform(0.95, 1.05), rng.normal(0, 0.2))
+                 for _ in range(rng.integers(1, 25))]
+        tiles = _Tiles([TileDetection(tuple(map(tuple, q)), label=Tile.parse("5m"))
+                        for q in known])
+        steps = [tile(*rng.uniform(0, 600, 2), w, 0.0) for _ in range(30)]
+        brute = [any(parts_overlap(convex_parts(s), convex_parts(k.astype(np.float32))) > 0.3
+                     for k in known) for s in steps]
+        assert tiles.overlapping(steps, 0.3) == brute
+        assert [tiles.overlaps(s, 0.3) for s in steps] == brute
+        hits += sum(brute)
+    assert hits > 50  # the draw does put steps on known tiles
