@@ -52,18 +52,8 @@ class MemoSession:
         keys = [(names, x.dtype.str, row.shape, hash(row.tobytes())) for row in x]
         if not keys:
             return self._session.run(output_names, feeds)
-        self.asked += len(keys)
-        first_row: dict[tuple, int] = {}
-        for i, key in enumerate(keys):
-            first_row.setdefault(key, i)
-        rows = [i for key, i in first_row.items() if key not in self._seen]
-        if rows:
-            outs = self._session.run(output_names, {name: np.ascontiguousarray(x[rows])})
-            self.ran += len(rows)
-            for j, i in enumerate(rows):
-                self._seen[keys[i]] = tuple(np.asarray(out)[j] for out in outs)
-        got = [self._seen[key] for key in keys]
-        return [np.stack([g[k] for g in got]) for k in range(len(got[0]))]
+        return self._remembered(keys, x, self._seen, lambda rows: self._session.run(
+            output_names, {name: np.ascontiguousarray(rows)}))
 
     def outputs_of(self, pixels: np.ndarray,
                    run: Callable[[object, np.ndarray], Sequence[np.ndarray]], *,
@@ -75,17 +65,24 @@ class MemoSession:
         keys = [(key, row.shape, hash(row.tobytes())) for row in pixels]
         if not keys:
             return list(run(self._session, pixels))
+        return self._remembered(keys, pixels, self._pixels_seen, lambda rows: run(
+            self._session, np.ascontiguousarray(rows)))
+
+    def _remembered(self, keys: list[tuple], x: np.ndarray, seen: dict,
+                    run: Callable[[np.ndarray], Sequence[np.ndarray]]) -> list[np.ndarray]:
+        """The outputs for the rows of ``x`` (keyed by ``keys``), running ``run`` only on the
+        distinct rows ``seen`` lacks."""
         self.asked += len(keys)
         first_row: dict[tuple, int] = {}
-        for i, k in enumerate(keys):
-            first_row.setdefault(k, i)
-        rows = [i for k, i in first_row.items() if k not in self._pixels_seen]
+        for i, key in enumerate(keys):
+            first_row.setdefault(key, i)
+        rows = [i for key, i in first_row.items() if key not in seen]
         if rows:
-            outs = run(self._session, np.ascontiguousarray(pixels[rows]))
+            outs = run(x[rows])
             self.ran += len(rows)
             for j, i in enumerate(rows):
-                self._pixels_seen[keys[i]] = tuple(np.asarray(out)[j] for out in outs)
-        got = [self._pixels_seen[k] for k in keys]
+                seen[keys[i]] = tuple(np.asarray(out)[j] for out in outs)
+        got = [seen[key] for key in keys]
         return [np.stack([g[k] for g in got]) for k in range(len(got[0]))]
 
 
