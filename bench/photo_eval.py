@@ -254,9 +254,13 @@ def read_scene(args, image, ann, situation, seed: int, classifier
     return result, (time.perf_counter() - t0) * 1e3, cpu
 
 
-def _failure(seed: int, kind: str, readable: bool, truth, result: PhotoResult) -> dict:
+def _failure(seed: int, kind: str, readable: bool, truth, result: PhotoResult,
+             row: dict) -> dict:
     got = result.layout
-    return {"seed": seed, "kind": kind, "readable": readable, "truth": truth.hand_text,
+    return {"seed": seed, "kind": kind, "readable": readable,
+            # Which of the three checks failed: a wrong layout alone is a role or a
+            # winning tile, not a misread tile.
+            "exact_hand": row["hand"], "exact_score": row["score"], "truth": truth.hand_text,
             "truth_dora": [str(t) for t in truth.dora], "truth_ura": [str(t) for t in truth.ura],
             "read": got.hand_text if got else None,
             "dora": [str(t) for t in got.dora] if got else None,
@@ -307,7 +311,7 @@ def run_synthetic(args, rules: Rules, classifier) -> dict:
                 stats[f"readable {k}"] += int(v)
         tiles += tile_errors(ann, result)  # a photo with no tile found misses them all
         if not row["layout"] and len(failures) < args.show_failures:
-            failures.append(_failure(seed, kind, readable, truth, result))
+            failures.append(_failure(seed, kind, readable, truth, result, row))
     summary = _summary(stats, per_kind, tiles, latency, failures, cpu)
     # Light faces are what riichi sets have; the dark (black-faced) art is rarer.
     summary["per_art"] = {a: {"scenes": c["scenes"], "exact_hand": _rate(c["hand"], c["scenes"]),
