@@ -91,6 +91,15 @@ class LayoutConfig:
     extras: ExtrasConfig = field(default_factory=ExtrasConfig)
     lying: LyingConfig = field(default_factory=LyingConfig)
     inline: InlineConfig = field(default_factory=InlineConfig)
+    fewer_guesses: bool = False
+    """Where the row reads as located only with called tiles guessed in melds that show none
+    (`layout_lying.called_variants`) and turned round as a hand of a hand's size with melds,
+    fewer of them guessed, the turned reading comes first: a hand seen from across read its
+    concealed tiles as four melds (tuning render 990049)."""
+    near_bridges: bool = False
+    """Also close a gap between two pieces narrower than a meld where the called tile lies
+    one group further (`layout_parse.bridged_cuts`): a meld whose three quads all lie loose
+    (tuning render 950077) read as three lone tiles."""
     twins: float | None = None
     """Two detections of the same name whose boxes overlap by this much (intersection over
     union) or more are one tile seen twice: the larger box is left out (`layout_twins`).
@@ -268,7 +277,7 @@ def _faced_backs(dets: list[TileDetection], row: list[int], frame: HandFrame,
         if not backs or backs > MAX_FACED:
             return []
         faced = [t.replace("B", "P").replace("b", "P") for t in tokens]
-        out += [p for p in _frame_plans(f, turned, cols, faced, pose, False, False, config.lying)
+        out += [p for p in _frame_plans(f, turned, cols, faced, pose, False, False, config)
                 if p[0].size in HAND_SIZES]
     return out
 
@@ -296,11 +305,11 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
         for k, (f, turned, cols, tokens, pose) in enumerate(seen):
-            plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config.lying)
+            plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
             if not plans:
                 continue
             if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens):
-                other = _frame_plans(*seen[1], variants, upright, config.lying)
+                other = _frame_plans(*seen[1], variants, upright, config)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
             # A lone called tile read as a concealed one, or concealed tiles in three
@@ -309,13 +318,21 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
             if k == 0 and len(seen) == 2 and not variants and not upright and \
                     (_called_concealed(plans[0][0], cols, tokens)
                      or _scattered(plans[0][0], cols, tokens)):
-                other = _frame_plans(*seen[1], variants, upright, config.lying)
+                other = _frame_plans(*seen[1], variants, upright, config)
                 if other and _calls_all(other[0][0], seen[1][2], seen[1][3]):
                     return other
+            if config.fewer_guesses and k == 0 and len(seen) == 2 and not variants \
+                    and not upright and (guessed := _guessed(plans[0][0], cols, tokens)):
+                # As located, the row reads only with called tiles guessed in melds that
+                # show none; turned round, with fewer: the hand seen from across.
+                other = _frame_plans(*seen[1], variants, upright, config)
+                if other and other[0][0].size in HAND_SIZES and other[0][0].melds and \
+                        _guessed(other[0][0], seen[1][2], seen[1][3]) < guessed:
+                    return other + plans
             if k == 1 and not variants and not upright:
                 # The row reads as located only with a sideways tile taken upright; where
                 # that sets apart the turned reading's first tile, it is the likelier.
-                level = _frame_plans(*seen[0], True, upright, config.lying)
+                level = _frame_plans(*seen[0], True, upright, config)
                 if level and _winner_first(plans[0][0], level[0][0]):
                     return level + plans
             return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
@@ -355,14 +372,14 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
 
 
 def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],
-                 pose: RowPose, variants: bool, upright: bool, lying: LyingConfig
+                 pose: RowPose, variants: bool, upright: bool, config: LayoutConfig
                  ) -> list[tuple[LayoutPlan, set[int]]]:
     """The plans of one frame's tokens, likeliest first: a complete hand, then a waiting
     one; hand and melds apart. As seen, the row is also read with called tiles guessed in
     groups that show none (`called_variants`)."""
     seen: list[tuple[list[str], frozenset[int]]] = [(as_seen(tokens), frozenset())]
     tried = [(v, frozenset()) for v in upright_variants(tokens)] if variants \
-        else seen + called_variants(seen[0][0], pose, lying)
+        else seen + called_variants(seen[0][0], pose, config.lying)
     if upright and not variants:
         tried += [(v, frozenset()) for v in upright_variants(tokens)]
     plans = []
@@ -370,7 +387,7 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
         flat = "".join(variant)
         cuts = [(cut, 0) for cut in segment_row(variant)]
         as_seen_reads = bool(cuts)
-        cuts += [(cut, 1) for cut in bridged_cuts(variant)]
+        cuts += [(cut, 1) for cut in bridged_cuts(variant, near=config.near_bridges)]
         mine = [(_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
                  lying_doubt(cut, pose, guessed)) for cut, bridged in cuts]
         if not as_seen_reads:
@@ -428,7 +445,7 @@ def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutP
             continue
         groups = [cols[:-1], cols[-1:]]
         tokens, pose = _tokens_and_pose(dets, ext, groups, config)
-        return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config.lying)
+        return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
     return []
 
 
@@ -452,7 +469,7 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     groups = [cols[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
     split, pose = _tokens_and_pose(dets, ext, groups, config)
-    return _frame_plans(f, turned, cols, split, pose, variants, upright, config.lying)
+    return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:
@@ -468,6 +485,13 @@ def _called_concealed(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]
     hand)."""
     token = dict(zip((col[0] for col in cols), "".join(tokens), strict=True))
     return any(token[i] in "SK" for i in plan.concealed)
+
+
+def _guessed(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> int:
+    """Open melds of the plan whose columns show no called tile as seen (guessed ones)."""
+    token = dict(zip((col[0] for col in cols), "".join(tokens), strict=True))
+    return sum(m.kind != "closed_kan" and not any(token.get(c[0]) in ("S", "K")
+                                                  for c in m.columns) for m in plan.melds)
 
 
 def _scattered(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bool:

@@ -45,6 +45,15 @@ class LyingConfig:
     join_short: bool = True
     """Also join a melds-only group of two columns lying flat right after the hand with the
     melds-only group after it, where the two show a called tile (`joined_groups`)."""
+    lone_reference: bool = False
+    """Also measure against the row's lone columns (their median, where two or more groups
+    hold one column each) when they stand more upright than every longer group: a hand of
+    four melds lying flat in one group, its last tile and the winning tile standing apart,
+    had no standing group of two columns, so nothing looked flat (tuning render 950092)."""
+    free_cuts: bool = False
+    """In a group lying flat, guess a called tile in every meld it is cut into
+    (`chunk_guesses`) however few it shows itself: its pose is the evidence (four melds
+    lying flat, one called tile seen sideways, read as concealed tiles: 950092)."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -85,19 +94,22 @@ def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
     ref = median(per[int(np.argmax([len(g) for g in groups]))])
     if cfg.most_upright:
         ref = min((median(a) for a in per if len(a) >= 2), default=ref)
+    lone = [a[0] for a in per if len(a) == 1]
+    if cfg.lone_reference and len(lone) >= 2:
+        ref = min(ref, median(np.asarray(lone)))
     lying = tuple(bool(median(a) >= cfg.flat_ratio * ref) for a in per)
     squat = tuple(tuple(int(k) for k in np.argsort(-a, kind="stable")) for a in per)
     return RowPose(lying, squat, tuple(len(g) for g in groups))
 
 
-def group_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = False
-                  ) -> list[str]:
+def group_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = False,
+                  free: bool = False) -> list[str]:
     """A group's tokens with called tiles guessed, for each number of melds it can hold.
 
     A group of ``n`` columns holds between ``ceil(n / 4)`` and ``floor(n / 3)`` melds, each
     with one called tile: those it does not show are guessed at its squattest upright
     columns. Groups with backs (a closed kan, a wall) are left alone. With ``cut_first``,
-    the guesses of `chunk_guesses` follow.
+    the guesses of `chunk_guesses` follow (``free``: as many as its melds need).
     """
     if set(tokens) - {"P", "S", "K"}:
         return []
@@ -111,18 +123,19 @@ def group_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = Fals
             out.append("".join("S" if k in called else t for k, t in enumerate(tokens)))
     if not cut_first:
         return out
-    return out + [v for v in chunk_guesses(tokens, squat) if v not in out]
+    return out + [v for v in chunk_guesses(tokens, squat, free=free) if v not in out]
 
 
-def chunk_guesses(tokens: str, squat: tuple[int, ...], *, limit: int = MAX_CHUNK_GUESSES
-                  ) -> list[str]:
+def chunk_guesses(tokens: str, squat: tuple[int, ...], *, limit: int = MAX_CHUNK_GUESSES,
+                  free: bool = False) -> list[str]:
     """A group's tokens cut into melds of three or four columns, each meld that shows no
     called tile given one at its own squattest upright column; likeliest first (the
     guessed columns squattest in the group), at most ``limit``.
 
     Guessing at the group's squattest columns alone can put two called tiles in one meld
     and none in another (a called tile foreshortened less than its neighbours); cut first,
-    every guess lands in a meld that needs one.
+    every guess lands in a meld that needs one. With ``free``, more than twice the called
+    tiles the group shows may be guessed (a group known to lie flat).
     """
     if set(tokens) - {"P", "S", "K"}:
         return []
@@ -144,7 +157,7 @@ def chunk_guesses(tokens: str, squat: tuple[int, ...], *, limit: int = MAX_CHUNK
             text = "".join(out)
             # No more called tiles guessed than seen: a row of upright tiles cut into melds
             # on no evidence reads a hand seen from across as four melds.
-            if text != tokens and sum(t in "SK" for t in text) <= 2 * shown:
+            if text != tokens and (free or sum(t in "SK" for t in text) <= 2 * shown):
                 found[text] = min(cost, found.get(text, cost))
     return sorted(found, key=lambda t: found[t])[:limit]
 
@@ -179,8 +192,9 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
             k = bound[g]
             # Cut into melds first where the group lies flat or shows a called tile itself.
             cut_first = cfg.cut_first and (pose.lying[g] or any(c in "SK" for c in t[k:]))
+            free = cfg.free_cuts and pose.lying[g]
             per[g] = [t[:k] + v for v in group_guesses(t[k:], tuple(
-                j - k for j in pose.squat[g] if j >= k), cut_first=cut_first)]
+                j - k for j in pose.squat[g] if j >= k), cut_first=cut_first, free=free)]
         elif g > 0 and cfg.any_group and meld_sized:
             per[g] = group_guesses(t, pose.squat[g])
     per = {g: v for g, v in per.items() if v}

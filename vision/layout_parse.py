@@ -142,7 +142,7 @@ def _segment_row(groups: tuple[str, ...]) -> tuple[tuple[Chunk, ...], ...]:
     return tuple(tuple(c) for c, _ in partial)
 
 
-def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
+def bridged_cuts(groups: list[str], *, near: bool = False) -> list[list[Chunk]]:
     """Cuts with melds reaching across gaps between groups.
 
     A called tile's quad often sits a little off its tile (the locator framed
@@ -153,17 +153,23 @@ def bridged_cuts(groups: list[str]) -> list[list[Chunk]]:
     tiles in more than two runs (the hand's and the winning tile's), two or three
     gaps are closed together (two melds each opened beside its called tile: ``S``,
     ``PP``, ``PS``, ``P``), each spanned by a meld; cuts with fewer runs come first.
+
+    With ``near``, a gap between two pieces is closed too where the group before or after
+    the pair shows the called tile: a meld in three pieces (``S``, ``P``, ``P``: every quad
+    of it loose) has a gap with no called tile beside it.
     """
-    return [list(cut) for cut in _bridged_cuts(tuple(groups))]
+    return [list(cut) for cut in _bridged_cuts(tuple(groups), near)]
 
 
 @lru_cache(maxsize=MEMO_ROWS)
-def _bridged_cuts(groups: tuple[str, ...]) -> tuple[tuple[Chunk, ...], ...]:
+def _bridged_cuts(groups: tuple[str, ...], near: bool = False) -> tuple[tuple[Chunk, ...], ...]:
     """`bridged_cuts`, remembered."""
     eligible = []
     for g in range(len(groups) - 1):
         pair = groups[g] + groups[g + 1]
         piece = min(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH
+        if near and max(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH:
+            pair = "".join(groups[max(g - 1, 0):g + 3])
         if piece and ("S" in pair or "K" in pair):
             eligible.append(g)
     out: list[tuple[int, int, list[Chunk]]] = []

@@ -49,6 +49,11 @@ class RepairConfig:
     two least sure are tried; a tile read at 0.8 is as often a patch of table in the gap
     before the winning tile. Tuning renders, interleaved: 0.7 -> 0.95 took exact hands
     117 -> 121 of 200 and misread hand tiles 70 -> 45; real variants 356 -> 357 tiles)."""
+    unread_waiting: bool = False
+    """A waiting hand read well is read again with the quads called none in its row taken as
+    tiles (`layout_inline`), and that reading kept where it is a complete hand at least as
+    good: a called tile read as none leaves its meld two tiles, read as concealed ones with
+    the winning tile (tuning renders 950007, 990094)."""
 
 
 DEFAULT_REPAIR = RepairConfig()
@@ -128,6 +133,24 @@ def _good_enough(reading: Reading) -> bool:
     return best.level >= SHAPE and not (apart and best.layout.size == 13)
 
 
+def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...], first: Reading,
+                  situation: Situation, flip: bool | None, layout: LayoutConfig,
+                  reading: ReadingConfig, cuts: Cuts | None
+                  ) -> tuple[tuple[LayoutPlan, ...], Reading] | None:
+    """The plans and reading with the row's quads called none taken as tiles, where that reads
+    a complete hand at least at ``first``'s level; else None."""
+    try:
+        tried = tuple(analyse_layout(list(dets), config=layout, flip=flip, unread=True))
+        if tried == plans:
+            return None
+        got = read_hand(dets, tried, situation, config=reading, cuts=cuts)
+    except AgariError:
+        return None
+    if got.best.level < first.best.level or got.best.layout.size != 14:
+        return None
+    return tried, got
+
+
 def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
                       flip: bool | None = None, layout: LayoutConfig = DEFAULT_LAYOUT,
                       reading: ReadingConfig = DEFAULT_READING,
@@ -158,6 +181,10 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
     if first is not None and _good_enough(first):
         # A waiting hand that reads well is kept as read too: taking in the quads called none
         # in its row, it read a stray one as its missing tile (960085, a chi's called tile).
+        if repair.unread_waiting and first.best.layout.size == 13:
+            whole = _unread_whole(dets, plans, first, situation, flip, layout, reading, cuts)
+            if whole is not None:
+                return Repaired(dets, whole[0], whole[1], (*notes, UNREAD_FIX[3]))
         return Repaired(dets, plans, first, notes)
     best = _rank(first.best, 0.0) if first is not None else None
     kept = Repaired(dets, plans, first, notes) if first is not None else None

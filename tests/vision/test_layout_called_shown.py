@@ -1,0 +1,94 @@
+"""Melds the locator's quads half show: lying flat beside lone standing tiles, in three loose
+pieces, or short of a called tile read as none (issue #7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agari.engine import Rules, WinContext
+from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
+from agari.vision.layout_lying import LyingConfig, RowPose, called_variants
+from agari.vision.layout_parse import bridged_cuts
+from agari.vision.reading_checks import Situation
+from agari.vision.reading_repair import DEFAULT_REPAIR, read_with_repairs
+from layout_factories import H, W, lay_out, with_alternatives
+from test_layout_melds import hand_with_group
+
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+
+FLAT, HIDDEN, SHOWN = (W, 0.4 * H), (1.25 * W, 0.4 * H), (1.7 * W, 0.4 * H)
+
+
+def four_melds_flat() -> tuple[list, list[int]]:
+    """A tanki wait (one standing tile, the winning tile apart) and four melds lying flat in
+    one group; one called tile looks sideways, the other three only a little squatter."""
+    melds = [("2m", HIDDEN), ("3m", FLAT), ("4m", FLAT), ("7m", FLAT), ("7m", SHOWN),
+             ("7m", FLAT), ("9p", HIDDEN), ("7p", FLAT), ("8p", FLAT), ("6s", HIDDEN),
+             ("4s", FLAT), ("5s", FLAT)]
+    return hand_with_group([(t, *size) for t, size in melds], concealed="8m", win="8m")
+
+
+def test_lone_standing_tiles_tell_that_a_group_lies_flat() -> None:
+    dets, group = four_melds_flat()
+    assert not any(len(p.melds) == 4 for p in analyse_layout(dets))
+    lying = replace(DEFAULT_LAYOUT.lying, lone_reference=True, free_cuts=True)
+    plan = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, lying=lying))[0]
+    assert [m.detections for m in plan.melds] == [tuple(group[k:k + 3]) for k in (0, 3, 6, 9)]
+    assert [m.sideways_index for m in plan.melds] == [0, 1, 0, 0]
+    assert len(plan.concealed) == 1 and plan.win is not None
+
+
+def test_a_lying_group_is_cut_into_melds_however_few_called_tiles_it_shows() -> None:
+    # Squattest at the group's level: 0, 9, 10 (two in the last meld); cut into melds
+    # first, each meld's own squattest: 0, 6, 9.
+    tokens = ["P", "P", "PPPPSPPPPPPP"]
+    pose = RowPose((False, False, True), ((0,), (0,), (0, 9, 10, 6, 1, 2, 3, 5, 7, 8, 11, 4)),
+                   (1, 1, 12))
+    guesses = [v for v, _ in called_variants(tokens, pose, LyingConfig(free_cuts=True))]
+    assert ["P", "P", "SPPPSPSPPSPP"] in guesses
+    assert ["P", "P", "SPPPSPSPPSPP"] not in [v for v, _ in called_variants(tokens, pose)]
+
+
+def test_a_meld_in_three_loose_pieces_is_bridged_when_near() -> None:
+    groups = ["PPPPPP", "PP", "PP", "S", "P", "P"]
+    assert bridged_cuts(groups) == []
+    cuts = [[(c.kind, c.start, c.stop) for c in cut] for cut in bridged_cuts(groups, near=True)]
+    assert [("concealed", 0, 6), ("concealed", 6, 8), ("concealed", 8, 10),
+            ("open", 10, 13)] in cuts
+    # Gaps with no called tile within a group of them are never closed.
+    assert bridged_cuts(["PPPPPP", "PP", "P", "P", "SPP"], near=True) == \
+        bridged_cuts(["PPPPPP", "PP", "P", "P", "SPP"])
+
+
+def test_a_waiting_hand_short_of_an_unread_called_tile_is_read_whole() -> None:
+    # Eleven concealed tiles and a pon of 7z whose called tile (first, sideways) the
+    # classifier called none: read without it, thirteen tiles wait on 1z or 7z.
+    laid = lay_out("123m456p789s11z", None, (("pon", "777z", 0),))
+    dets = list(laid.dets)
+    called = len(dets) - 3
+    dets[called] = with_alternatives(dets[called], [("none", 0.97), ("7z", 0.02)])
+    first = read_with_repairs(dets, SITUATION)
+    assert first.reading.layout.hand_text == "123m456p789s1177z"
+    whole = read_with_repairs(dets, SITUATION, repair=replace(DEFAULT_REPAIR,
+                                                              unread_waiting=True))
+    assert whole.reading.layout.hand_text == "123m456p789s11z 777z"
+    assert any("called none" in n for n in whole.notes)
+
+
+def test_melds_whose_called_tile_was_guessed_are_counted() -> None:
+    # `_guessed` ranks the frames under `LayoutConfig.fewer_guesses`.
+    from agari.vision.layout import _guessed, _row_seen
+    from agari.vision.layout_geometry import frame_of_row
+
+    lying = [("7z", W, 0.4 * H), ("7z", 1.2 * W, 0.4 * H), ("7z", W, 0.4 * H)]
+    shown = [("7z", W, H), ("7z", H, W), ("7z", W, H)]
+    for group, guessed in ((lying, 1), (shown, 0)):
+        dets, ids = hand_with_group(group)
+        if guessed == 0:
+            dets[ids[1]] = replace(dets[ids[1]], sideways=True)
+        plan = analyse_layout(dets)[0]
+        assert len(plan.melds) == 1
+        row = list(range(len(dets)))
+        _, _, cols, tokens, _ = _row_seen(dets, row, frame_of_row(dets, row), DEFAULT_LAYOUT,
+                                          False)
+        assert _guessed(plan, cols, tokens) == guessed
