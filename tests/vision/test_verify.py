@@ -27,7 +27,7 @@ def _plain_ink_share(gray: np.ndarray, quads: np.ndarray, kernel: int, darkness:
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
 @pytest.mark.parametrize("kernel", [3, 4, 9, 23])
-@pytest.mark.parametrize("darkness", [0.2, 0.35])
+@pytest.mark.parametrize("darkness", [-0.3, 0.0, 0.2, 0.35, 1.0, 1.4])
 def test_ink_share_equals_the_whole_image_closing(dtype, kernel: int, darkness: float) -> None:
     rng = np.random.default_rng(kernel)
     for _ in range(10):
