@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -257,19 +258,50 @@ def _working(bgr: np.ndarray, scale: float, config: LocateConfig
     return work, hsv, face_map(work, config.proposals.maps, hsv=hsv, gray=gray)
 
 
+class _Tracing:
+    """The face levels left to trace, taken in turn by the thread that made the working
+    image and, once the probe is done, by the caller's (which would wait for them idle)."""
+
+    def __init__(self, traced: LevelContours, levels: np.ndarray,
+                 unwanted: threading.Event | None) -> None:
+        self.traced, self.unwanted = traced, unwanted
+        self._left = iter(levels.tolist())
+        self._lock = threading.Lock()
+        traced.open()  # before a second thread traces
+
+    def trace(self) -> None:
+        """Trace the levels no thread took yet (each once; a level's contours are the same,
+        whoever traces them), until none is left or they are ``unwanted``."""
+        while self.unwanted is None or not self.unwanted.is_set():
+            with self._lock:
+                level = next(self._left, None)
+            if level is None:
+                return
+            self.traced.areas(float(level))
+
+
+Working = tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], LevelContours]
+
+
 def _working_traced(bgr: np.ndarray, scale: float, config: LocateConfig,
-                    unwanted: threading.Event | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray],
-                               LevelContours]:
+                    unwanted: threading.Event | None = None,
+                    made: Future | None = None) -> Working:
     """`_working`, and the face map's levels traced (`LevelContours`, with their contours'
     areas): made beside the probe, whose thread has little else to do. Tracing stops
-    once ``unwanted`` is set (the probe chose another scale; the rest traces lazily)."""
-    work, hsv, face = _working(bgr, scale, config)
-    traced = LevelContours(face[0], config.proposals.levels.open_kernel)
-    for level in traced.levels(config.proposals.levels):
-        if unwanted is not None and unwanted.is_set():
-            break
-        traced.areas(float(level))
+    once ``unwanted`` is set (the probe chose another scale; the rest traces lazily).
+    ``made``, when given, is handed the working image and the `_Tracing` as soon as they
+    are made, so that the caller can share the tracing."""
+    try:
+        work, hsv, face = _working(bgr, scale, config)
+        traced = LevelContours(face[0], config.proposals.levels.open_kernel)
+        tracing = _Tracing(traced, traced.levels(config.proposals.levels), unwanted)
+    except BaseException as exc:
+        if made is not None:
+            made.set_exception(exc)
+        raise
+    if made is not None:
+        made.set_result(((work, hsv, face, traced), tracing))
+    tracing.trace()
     return work, hsv, face, traced
 
 
@@ -315,11 +347,13 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         # slower (median +5 ms a photo, tuning renders 910000, two runs each).
         # Its face levels are traced there too: the probe takes longer than the working
         # image, and the calling thread would trace them next.
-        unwanted = threading.Event()
-        ahead = beside(_working_traced, bgr, cap, config, unwanted, name="agari-ahead")
+        unwanted, made = threading.Event(), Future()
+        ahead = beside(_working_traced, bgr, cap, config, unwanted, made, name="agari-ahead")
         scale = choose_scale(bgr, config.max_pixels, config.scale)
         if _work_size(h, w, scale) == _work_size(h, w, cap):
-            work, hsv, face, traced = ahead.result()
+            (work, hsv, face, traced), tracing = made.result()
+            tracing.trace()  # the levels left, beside the helper
+            ahead.result()  # its last level traced too
         else:
             unwanted.set()
             work, hsv, face, traced = _working_traced(bgr, scale, config)

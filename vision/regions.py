@@ -366,15 +366,22 @@ class LevelContours:
             self._levels[cfg] = threshold_levels(self.score, cfg)
         return self._levels[cfg]
 
+    def open(self) -> None:
+        """Open the map (once): `at` does so first; two threads that share the tracing call
+        this before either traces."""
+        if self._opened is None:
+            kernel = cv2.getStructuringElement(
+                cv2.MORPH_RECT, (self.open_kernel, self.open_kernel))
+            opened = cv2.morphologyEx(self.score, cv2.MORPH_OPEN, kernel)
+            self._row_max = opened.max(axis=1)
+            self._col_max = opened.max(axis=0)
+            self._opened = opened
+
     def at(self, threshold: float) -> tuple[np.ndarray, ...]:
         """Outer contours of ``opened score > threshold``."""
         if threshold not in self._traced:
-            if self._opened is None:
-                kernel = cv2.getStructuringElement(
-                    cv2.MORPH_RECT, (self.open_kernel, self.open_kernel))
-                self._opened = cv2.morphologyEx(self.score, cv2.MORPH_OPEN, kernel)
-                self._row_max = self._opened.max(axis=1)
-                self._col_max = self._opened.max(axis=0)
+            self.open()
+            assert self._opened is not None
             assert self._row_max is not None and self._col_max is not None
             # Only the box around every pixel above the level is thresholded and traced:
             # the contours (offset back) are the same, in the same order, and the scan of

@@ -203,3 +203,36 @@ def test_contrast_map_equals_its_formula(block: int) -> None:
         mean = cv2.blur(gray, (block, block), borderType=cv2.BORDER_REPLICATE)
         want = np.clip(gray.astype(np.int16) - mean.astype(np.int16) + 128, 0, 255)
         np.testing.assert_array_equal(contrast_map(gray, block), want.astype(np.uint8))
+
+
+def test_level_contours_traced_by_two_threads_in_turn_are_the_same() -> None:
+    # The locator's helper and calling threads share the face levels' tracing.
+    import threading
+
+    from agari.vision.locate import _Tracing
+
+    score = _map(3, "plates")
+    levels = threshold_levels(score)
+    shared = LevelContours(score)
+    tracing = _Tracing(shared, levels, None)
+    helper = threading.Thread(target=tracing.trace)
+    helper.start()
+    tracing.trace()
+    helper.join()
+    alone = LevelContours(score)
+    for t in levels.tolist():
+        assert [c.tobytes() for c in shared.at(t)] == [c.tobytes() for c in alone.at(t)]
+        assert shared.areas(t) == alone.areas(t)
+
+
+def test_level_contours_tracing_stops_when_unwanted() -> None:
+    import threading
+
+    from agari.vision.locate import _Tracing
+
+    score = _map(3, "plates")
+    unwanted = threading.Event()
+    unwanted.set()
+    traced = LevelContours(score)
+    _Tracing(traced, threshold_levels(score), unwanted).trace()
+    assert traced._traced == {}  # nothing traced ahead: the caller traces what it needs
