@@ -29,7 +29,14 @@ from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.layout_tokens import WHITE_DRAGON
-from agari.vision.quads import convex_parts, inside_image, parts_overlap, quad_overlap
+from agari.vision.quads import (
+    ConvexParts,
+    convex_hull,
+    convex_parts,
+    inside_image,
+    quad_area,
+    quad_overlap,
+)
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
 
 
@@ -409,9 +416,27 @@ class _Tiles:
             if not len(found):
                 out.append(False)
                 continue
-            mine = convex_parts(q[k])
-            out.append(any(parts_overlap(mine, self.parts[i]) > limit for i in found))
+            out.append(_overlaps_any(q[k], [self.parts[i] for i in found], limit))
         return out
+
+
+def _overlaps_any(quad: np.ndarray, parts: list[ConvexParts], limit: float) -> bool:
+    """Whether ``quad`` covers more than ``limit`` of any of ``parts`` or they of it:
+    `parts_overlap` of each, the quad's area measured only once one meets it."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    hull = convex_hull(q)
+    area = None
+    for other_hull, other_area in parts:
+        inter, _ = cv2.intersectConvexConvex(hull, other_hull)
+        if inter == 0.0:
+            overlap = 0.0  # as `parts_overlap` gives for quads that do not meet
+        else:
+            area = quad_area(q) if area is None else area
+            small = min(area, other_area)
+            overlap = float(inter / small) if small > 0 else 0.0
+        if overlap > limit:
+            return True
+    return False
 
 
 __all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles"]

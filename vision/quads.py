@@ -109,7 +109,13 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over the smaller quad's area: 1 when one lies inside the other."""
-    return parts_overlap(convex_parts(a), convex_parts(b))
+    qa = np.asarray(a, dtype=np.float32).reshape(4, 2)
+    qb = np.asarray(b, dtype=np.float32).reshape(4, 2)
+    inter, _ = cv2.intersectConvexConvex(_ccw(qa), _ccw(qb))
+    if inter == 0.0:
+        return 0.0  # `parts_overlap` of quads that do not meet, without their areas
+    small = min(quad_area(qa), quad_area(qb))
+    return float(inter / small) if small > 0 else 0.0
 
 
 ConvexParts = tuple[np.ndarray, float]
@@ -129,9 +135,13 @@ def parts_overlap(a: ConvexParts, b: ConvexParts) -> float:
     return float(inter / small) if small > 0 else 0.0
 
 
-def _ccw(q: np.ndarray) -> np.ndarray:
-    hull = cv2.convexHull(q)
-    return hull.reshape(-1, 2)
+def convex_hull(q: np.ndarray) -> np.ndarray:
+    """The convex hull of a float32 ``(4, 2)`` quad, ``(k, 2)`` counter-clockwise (the first
+    of its `convex_parts`)."""
+    return cv2.convexHull(q).reshape(-1, 2)
+
+
+_ccw = convex_hull
 
 
 def match_quads(truth: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
