@@ -26,13 +26,14 @@ from agari.hand_score import WinOption, error_json, score_layout
 from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarity
 from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
-from agari.vision.cores import CoreConfig, find_cores
+from agari.vision.cores import CoreConfig, CoreQuad, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
+from agari.vision.net_faces import NetFacesConfig, net_faces
 from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed
@@ -79,6 +80,15 @@ class PipelineConfig:
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
     exact hands 97 to 106 (meld and dora tiles lying flat, foreshortened until the locator
     took them for wide ones); the real photos' variants 11 to 14 of 30 exact."""
+    net_faces: NetFacesConfig | None = None
+    """Last of all, a box still read ``none`` gives way to the core net's sure quads over it
+    that read as faces (`agari.vision.net_faces`: called and lying tiles boxed across a seam
+    or with their front sides); only where the locator ran the net (it is not run again);
+    None (the default) skips it. The tiles it adds are nearly all right, but the hands they
+    make no better: interleaved A/B of the whole read_photo (x100, off -> `NetFacesConfig()`),
+    exact hands/scores/layouts 950000 63/59/36 -> 65/61/37, 990000 67/66/59 -> 66/65/57,
+    980000 70/64/53 the same, 970000 69/65/48 -> 68/64/47, 960000 69/69/47 the same (a
+    first reading made whole skips the readings again that had mended it elsewhere)."""
     other_cuts: bool = True
     """Read the meld tiles that a layout plan lays otherwise than they were cut (a called
     tile the locator boxed upright) cut that plan's way too, and read each plan with its
@@ -274,17 +284,21 @@ def default_locator(config: LocateConfig = HAND_LOCATE, judge=None, reader=None,
     return partial(locate, config=config, judge=judge, reader=reader, cores_of=cores_of)
 
 
-def _net_memo():
+class _NetMemo:
     """`find_cores` remembering its answer per net setting: one photo located at several
     working scales is read by the net once (it reads the photo at its own size)."""
-    seen: dict[CoreConfig, list] = {}
 
-    def cores_of(bgr: np.ndarray, cfg: CoreConfig) -> list:
-        if cfg not in seen:
-            seen[cfg] = find_cores(bgr, cfg)
-        return seen[cfg]
+    def __init__(self) -> None:
+        self._seen: dict[CoreConfig, list[CoreQuad]] = {}
 
-    return cores_of
+    def __call__(self, bgr: np.ndarray, cfg: CoreConfig) -> list[CoreQuad]:
+        if cfg not in self._seen:
+            self._seen[cfg] = find_cores(bgr, cfg)
+        return self._seen[cfg]
+
+    def found(self, cfg: CoreConfig | None) -> list[CoreQuad] | None:
+        """The net's quads for ``cfg`` if it has read the photo so (None if not)."""
+        return None if cfg is None else self._seen.get(cfg)
 
 
 @lru_cache(maxsize=1)
@@ -322,7 +336,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     if config.remember:
         clf = remembering(clf)  # for this photo only
 
-    net = _net_memo()  # the retries below read the same photo again
+    net = _NetMemo()  # the retries below read the same photo again
 
     def located(cfg: LocateConfig, cores_of=net):
         # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
@@ -330,7 +344,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
                                partial(clf.classify_detections, top_k=config.top_k), cores_of)
 
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
-                   config=config)
+                   config=config, cores=partial(net.found, config.locate.cores))
     retry = config.retry is not None and locator is None
     try:
         result = once(locator if locator is not None else located(config.locate))
@@ -366,8 +380,10 @@ def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: Pipe
 
 
 def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: str,
-               flip: bool | None, config: PipelineConfig) -> PhotoResult:
-    """`read_photo` with one locator: stages 1-4 (notes on grey photos left to the caller)."""
+               flip: bool | None, config: PipelineConfig, cores=None) -> PhotoResult:
+    """`read_photo` with one locator: stages 1-4 (notes on grey photos left to the caller).
+    ``cores``: ``() -> the core net's quads of the whole photo`` (None where the net has not
+    read it)."""
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()
@@ -393,6 +409,12 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
     unturned = dets
     if config.quarter is not None:
         dets = turn_unread(image, dets, classify, config=config.quarter)
+    found = None if config.net_faces is None or cores is None else cores()
+    if found:
+        same = dets == unturned
+        dets = net_faces(image, dets, found, classify, config=config.net_faces)
+        unturned = dets if same else net_faces(image, unturned, found, classify,
+                                               config=config.net_faces)
     read = partial(_reread_and_read, image, classify=classify, situation=situation, name=name,
                    flip=flip, config=config)
     result, t2 = read(dets)
