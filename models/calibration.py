@@ -22,7 +22,9 @@ and the first term is its own ``log p(c)``; where it reads this set's 4s as 0s,
 a crop it calls 0s counts as evidence for 4s too, and the similarity decides.
 ``π`` is the classes' prior (``back_prior`` for the back, 1 else): it cancels where
 the model tells the set's kinds apart, and where it reads the set's back as its
-blank 白 (a white-backed set) the likelier back is taken.
+blank 白 (a white-backed set) the likelier back is taken — the similarity to the two
+layout tiles' views is tied there too (``slab_colour``): it tells how each was framed, not
+which slab a crop is.
 ``g`` (``trust_reliable``) is 1 − the (smoothed) precision of the model's first
 choice for the crop, measured on the views: evidence speaks where the model
 proved fallible on this set, and barely where it read the set faultlessly; and
@@ -58,6 +60,7 @@ from agari.engine.tiles import BACK, NONE
 from agari.models.calibration_config import RED_FIVE_NAMES, AdjustConfig, PhotoRecord
 from agari.models.calibration_evidence import (
     BLANK_INK,
+    back_slabs,
     class_similarity,
     colour_penalty,
     confusion,
@@ -67,6 +70,7 @@ from agari.models.calibration_evidence import (
     keep_mass,
     kept_none,
     reliability,
+    tie_slabs,
     tile_mean,
     unit_rows,
     views_vouch,
@@ -334,6 +338,17 @@ class TilesetProfile:
             self.inks, self.labels, len(self.class_names)))
 
     @property
+    def slabs(self) -> np.ndarray:
+        """bool ``(C,)``: the back and the blank kinds of its colour
+        (`calibration_evidence.back_slabs`); none in profiles without ink histograms."""
+        def make() -> np.ndarray:
+            if not self.inks.shape[1] or BACK not in self.class_names:
+                return np.zeros(len(self.class_names), bool)
+            return back_slabs(self.colours, self.labels, self.inked_kinds, self.confusion,
+                              self.class_names.index(BACK), tolerance=self.config.slab_colour)
+        return _cached(self, "slabs", make)
+
+    @property
     def _has_views(self) -> np.ndarray:
         return np.isin(np.arange(len(self.class_names)), self.labels)
 
@@ -381,7 +396,7 @@ class TilesetProfile:
             if cfg.views_vouch_full > 0:
                 vouch = views_vouch(p, self.confusion, full=cfg.views_vouch_full,
                                     sure=cfg.views_vouch_sure)
-        sims = self.similarities(embeddings, looks)
+        sims = tie_slabs(self.similarities(embeddings, looks), self.slabs)
         logits += cfg.beta * trust * vouch * sims
         if looks is not None:
             logits += self.colour_penalty(looks.colours)

@@ -61,6 +61,11 @@ class AdjustConfig:
             views of ``c`` as ``c`` (`calibration_evidence.views_vouch`): a layout tile the
             model misread is unlike the set's tiles in play; 0 switches it off.
         views_vouch_sure: the model's probability for its first choice from which it applies.
+        slab_colour: kinds drawn blank (no ink on most views) whose views' median colour lies
+            within this many Lab units of the back's are one slab with it, and take the
+            largest similarity of the group (`calibration_evidence.back_slabs`): a white-backed
+            set's blank 白 and its back are told apart by the prior, not by how each layout
+            tile happened to be framed; 0 switches it off.
     """
 
     alpha: float = 1.0
@@ -81,6 +86,7 @@ class AdjustConfig:
     back_prior: float = 3.0
     views_vouch_full: float = 0.85
     views_vouch_sure: float = 0.5
+    slab_colour: float = 15.0
 
     def __post_init__(self) -> None:
         if not (self.alpha >= 0 and self.beta >= 0):
@@ -94,6 +100,8 @@ class AdjustConfig:
         if self.views_vouch_full < 0 or not 0.0 <= self.views_vouch_sure <= 1.0:
             raise InvalidInput(f"views_vouch_full must be >= 0 and views_vouch_sure in [0, 1], "
                                f"got {self.views_vouch_full}, {self.views_vouch_sure}")
+        if self.slab_colour < 0:
+            raise InvalidInput(f"slab_colour must be >= 0, got {self.slab_colour}")
         if self.ink_weight < 0:
             raise InvalidInput(f"ink_weight must be >= 0, got {self.ink_weight}")
         if self.colour_tolerance <= 0 or self.colour_weight < 0:

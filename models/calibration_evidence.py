@@ -11,6 +11,8 @@ import numpy as np
 _TINY = np.float32(1e-12)
 BLANK_INK = 0.5
 """Share of a crop's ink histogram in its blank (last) bin from which its ink is not compared."""
+SLAB_CONFUSED = 0.3
+"""`back_slabs`: how often the model must read one slab's layout views as the other."""
 
 
 def unit_rows(x: np.ndarray) -> np.ndarray:
@@ -215,3 +217,40 @@ def inked_kinds(inks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndar
     views = np.bincount(labels, minlength=n_classes)
     blank = np.bincount(labels, inks[:, -1] >= BLANK_INK, n_classes)
     return (views > 0) & (blank < 0.5 * views)
+
+
+def back_slabs(colours: np.ndarray, labels: np.ndarray, inked: np.ndarray, m: np.ndarray,
+               back: int, *, tolerance: float, confused: float = SLAB_CONFUSED) -> np.ndarray:
+    """bool ``(C,)``: the back and the kinds this set draws as the same blank slab as it —
+    no ink on most of their views (``inked`` ``(C,)`` False), their views' median colour
+    within ``tolerance`` Lab units of the back's, and the model reading the views of the one
+    as the other at ``confused`` or more (``m``, `confusion`: it cannot part them either).
+    All False where there is no such kind.
+
+    A white-backed set's back and its blank 白 are, from above, one slab: the similarity
+    of a crop to the views of the one or the other is a matter of how each layout tile was
+    framed and lit, not of which it is (tuning set 100417: the model alone read 31 of its 32
+    backs in play as 白, and with a profile 4-9 of them, by family, stayed 白 for being nearer
+    the 白's layout views). The prior decides there.
+    """
+    n = len(inked)
+    out = np.zeros(n, bool)
+    if tolerance <= 0 or not np.any(labels == back):
+        return out
+    ref = np.median(colours[labels == back], axis=0)
+    for c in np.unique(labels):
+        if c != back and not inked[c] and max(m[back, c], m[c, back]) >= confused:
+            out[c] = np.linalg.norm(np.median(colours[labels == c], axis=0) - ref) < tolerance
+    if out.any():
+        out[back] = True
+    return out
+
+
+def tie_slabs(sims: np.ndarray, slabs: np.ndarray) -> np.ndarray:
+    """``sims`` ``(N, C)`` with the columns of ``slabs`` (`back_slabs`) all set to their
+    largest: one slab's similarity says nothing about which of them a crop is."""
+    if not slabs.any():
+        return sims
+    out = sims.copy()
+    out[:, slabs] = sims[:, slabs].max(axis=1, keepdims=True)
+    return out

@@ -58,9 +58,11 @@ def toy(toy_model) -> TileClassifier:
     return TileClassifier.load(toy_model, threads=1)
 
 
-TOY_ADJUST = AdjustConfig(alpha=0.1, beta=3000.0)
+TOY_ADJUST = AdjustConfig(alpha=0.1, beta=3000.0, slab_colour=0.0)
 """The toy model is sure of itself and its 3-D embedding packs 38 kinds close together:
-let the set's evidence dominate, so the test sees the mechanism, not the weighting."""
+let the set's evidence dominate, so the test sees the mechanism, not the weighting. Its
+kinds are all flat, inkless slabs (a real set draws only a plain 白 so), so none is tied
+to the back (`AdjustConfig.slab_colour`)."""
 
 
 def empty_profile(clf: TileClassifier, reds=("0m", "0p", "0s")) -> TilesetProfile:
