@@ -48,7 +48,24 @@ def noise_sigma(gray: np.ndarray) -> float:
     if min(gray.shape[:2]) < 3:
         return 0.0
     r = cv2.filter2D(gray, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]  # every other pixel: enough
-    return _median_of(np.abs(r)) / _MAD_TO_SIGMA
+    median = _clipped_median(r)
+    return (_median_of(np.abs(r)) if median is None else median) / _MAD_TO_SIGMA
+
+
+def _clipped_median(r: np.ndarray) -> float | None:
+    """``float(np.median(np.abs(r)))`` of ``int16`` residuals, read off the histogram of
+    ``|r|`` clipped to 8 bits by OpenCV (a third of `_median_of`'s time on a working
+    image): the order statistics below the clip are those of the unclipped values. None
+    where the median reaches the clip (noise far past any threshold) or there are too
+    many values for the float32 counts to be exact."""
+    clipped = cv2.convertScaleAbs(r)  # min(|r|, 255)
+    if clipped.size >= 1 << 24:
+        return None
+    counts = cv2.calcHist([clipped], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    order = np.cumsum(counts)
+    n = int(order[-1])
+    lo, hi = np.searchsorted(order, [(n - 1) // 2, n // 2], side="right").tolist()
+    return None if hi >= 255 else (lo + hi) / 2.0
 
 
 def _median_of(values: np.ndarray) -> float:

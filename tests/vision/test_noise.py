@@ -79,3 +79,17 @@ def test_median_of_small_integers_equals_numpy(n: int) -> None:
     gray = rng.integers(0, 256, (40, 60), dtype=np.uint8)
     r = cv2.filter2D(gray, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]
     assert noise_sigma(gray) == float(np.median(np.abs(r))) / _MAD_TO_SIGMA
+
+
+@pytest.mark.parametrize("sigma", [0.0, 0.7, 3.0, 20.0, 70.0, 150.0])
+def test_noise_sigma_equals_numpy_whether_the_median_is_clipped_or_not(sigma: float) -> None:
+    # The histogram of |r| clipped to 8 bits gives the median below the clip; past it (very
+    # heavy noise, a checkerboard) the full count does.
+    rng = np.random.default_rng(int(sigma))
+    for shape in ((3, 3), (4, 9), (61, 80), (300, 401)):
+        gray = np.clip(128 + rng.normal(0, sigma, shape), 0, 255).astype(np.uint8)
+        r = cv2.filter2D(gray, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]
+        assert noise_sigma(gray) == float(np.median(np.abs(r))) / _MAD_TO_SIGMA
+    board = (np.indices((64, 64)).sum(axis=0) % 2 * 255).astype(np.uint8)
+    r = cv2.filter2D(board, cv2.CV_16S, _RESIDUAL)[1:-1:2, 1:-1:2]
+    assert noise_sigma(board) == float(np.median(np.abs(r))) / _MAD_TO_SIGMA == 2040 / _MAD_TO_SIGMA
