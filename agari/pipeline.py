@@ -34,6 +34,7 @@ from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analys
 from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
 from agari.vision.net_faces import NetFacesConfig, net_faces
+from agari.vision.none_twins import DEFAULT_NONE_TWINS, NoneTwinsConfig, drop_none_twins
 from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
 from agari.vision.reading import DEFAULT_READING, Reading, ReadingConfig
 from agari.vision.reading_checks import Situation, changed
@@ -80,6 +81,12 @@ class PipelineConfig:
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
     exact hands 97 to 106 (meld and dora tiles lying flat, foreshortened until the locator
     took them for wide ones); the real photos' variants 11 to 14 of 30 exact."""
+    none_twins: NoneTwinsConfig | None = DEFAULT_NONE_TWINS
+    """After the quarter turns, a box read ``none`` lying the other way round over a tile
+    another box reads surely is left out (`agari.vision.none_twins`); None skips it.
+    Interleaved A/B of the whole read_photo (x100, off -> on), exact hands/scores/layouts:
+    950000 63/59/36 -> 65/61/37 (misread 34 -> 22, wrong role 145 -> 134), 990000 and
+    980000 the same (wrong role fewer); real variants 368/390, 19/30 either way."""
     net_faces: NetFacesConfig | None = None
     """Last of all, a box still read ``none`` gives way to the core net's sure quads over it
     that read as faces (`agari.vision.net_faces`: called and lying tiles boxed across a seam
@@ -409,6 +416,9 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
     unturned = dets
     if config.quarter is not None:
         dets = turn_unread(image, dets, classify, config=config.quarter)
+    if config.none_twins is not None:
+        dets = drop_none_twins(dets, config=config.none_twins)
+        unturned = drop_none_twins(unturned, config=config.none_twins)
     found = None if config.net_faces is None or cores is None else cores()
     if found:
         same = dets == unturned

@@ -1,5 +1,6 @@
 """`read_photo` lets a box still read `none` give way to the core net's quad over it
-(`PipelineConfig.net_faces`), with the net's quads the locator already had."""
+(`PipelineConfig.net_faces`), with the net's quads the locator already had, and leaves out
+a `none` box over a tile read surely (`PipelineConfig.none_twins`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from agari.engine.tiles import Tile
 from agari.vision.cores import CoreQuad
 from agari.vision.detection import TileDetection
 from agari.vision.net_faces import NetFacesConfig
+from agari.vision.none_twins import NoneTwinsConfig
 from agari.vision.reading_checks import Situation
 
 import agari.pipeline as pipeline
@@ -82,3 +84,18 @@ def test_a_callers_locator_runs_no_net_and_the_box_stays(read):
     got, nets = read
     read_photo(IMAGE, SITUATION, locator=lambda img: [BOX], classifier=_Eye(), config=BARE)
     assert nets == [] and [d.label for d in got[-1]] == [None]
+
+
+def test_a_none_twin_of_a_face_is_left_out_when_asked(read):
+    got, _ = read
+    face = TileDetection(tuple(map(tuple, NET.quad.astype(float))))   # read 3p
+    twin = TileDetection(((13.0, 11.0), (43.0, 11.0), (43.0, 51.0), (13.0, 51.0)),
+                         sideways=True)                    # the tile read lying sideways
+    assert PipelineConfig().none_twins is not None                 # on by default
+    config = replace(BARE, net_faces=None, none_twins=None)
+    read_photo(IMAGE, SITUATION, locator=lambda img: [twin, face], classifier=_Eye(),
+               config=config)
+    assert [d.label_name for d in got[-1]] == [None, "3p"]
+    read_photo(IMAGE, SITUATION, locator=lambda img: [twin, face], classifier=_Eye(),
+               config=replace(config, none_twins=NoneTwinsConfig()))
+    assert [d.label_name for d in got[-1]] == ["3p"]
