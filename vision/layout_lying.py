@@ -45,12 +45,14 @@ class LyingConfig:
     join_short: bool = True
     """Also join a melds-only group of two columns lying flat right after the hand with the
     melds-only group after it, where the two show a called tile (`joined_groups`)."""
-    lone_reference: bool = False
+    lone_reference: bool = True
     """Also measure against the row's lone columns (their median, where two or more groups
     hold one column each) when they stand more upright than every longer group: a hand of
     four melds lying flat in one group, its last tile and the winning tile standing apart,
-    had no standing group of two columns, so nothing looked flat (tuning render 950092)."""
-    free_cuts: bool = False
+    had no standing group of two columns, so nothing looked flat (tuning render 950092).
+    With `free_cuts`, whole read_photo A/B (hands/layouts/scores): 950000 63/36/59 ->
+    65/37/60 (wrong-role hand tiles 145 -> 123), 990000, 980000, 970000 unchanged."""
+    free_cuts: bool = True
     """In a group lying flat, guess a called tile in every meld it is cut into
     (`chunk_guesses`) however few it shows itself: its pose is the evidence (four melds
     lying flat, one called tile seen sideways, read as concealed tiles: 950092)."""

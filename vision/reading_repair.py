@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
 from agari.engine.errors import AgariError, InvalidHand
 from agari.engine.tiles import NONE, TILE_NAMES, Tile
 from agari.vision.detection import TileDetection
@@ -52,8 +53,14 @@ class RepairConfig:
     unread_waiting: bool = False
     """A waiting hand read well is read again with the quads called none in its row taken as
     tiles (`layout_inline`), and that reading kept where it is a complete hand at least as
-    good: a called tile read as none leaves its meld two tiles, read as concealed ones with
-    the winning tile (tuning renders 950007, 990094)."""
+    good and each such quad taken lies between the hand's tiles (not past its ends, where a
+    stray quad completed a waiting hand: 960085): a called tile read as none leaves its
+    meld two tiles, read as concealed ones with the winning tile (tuning render 950007).
+    Off: interleaved read_photo A/B (with the lying flags on both sides) took 950007 right
+    but lost 960085 (a sideways fragment between the hand and its melds, overlapping the
+    last concealed tile, read as a chi's called tile, the hand's 3m 4m its other tiles);
+    before the rule on flanking quads it also took 990087 (a winning tile read none) and
+    lost the unit case of a stray quad past the row's end."""
 
 
 DEFAULT_REPAIR = RepairConfig()
@@ -148,7 +155,26 @@ def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...]
         return None
     if got.best.level < first.best.level or got.best.layout.size != 14:
         return None
+    if not all(_flanked(dets, got.best.plan, i) for i in _hand_of(got.best.plan)
+               if not is_tile(dets[i])):
+        return None
     return tried, got
+
+
+def _hand_of(plan: LayoutPlan) -> list[int]:
+    """The plan's hand tiles: concealed, winning and meld tiles."""
+    return [*plan.concealed, *((plan.win,) if plan.win is not None else ()),
+            *(i for m in plan.melds for i in m.detections)]
+
+
+def _flanked(dets: Sequence[TileDetection], plan: LayoutPlan, i: int) -> bool:
+    """Detection ``i`` lies between hand tiles of ``plan`` along its row: a quad past the
+    row's end may be the table or a stray (960085), one inside it fills a hole."""
+    u = plan.frame.project(np.asarray([dets[j].quad for j in _hand_of(plan)], float))
+    mid = (u[:, 0] + u[:, 1]) / 2
+    k = _hand_of(plan).index(i)
+    others = np.delete(mid, k)
+    return bool(others.size) and others.min() < mid[k] < others.max()
 
 
 def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.engine import Rules, WinContext
+from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_lying import LyingConfig, RowPose, called_variants
 from agari.vision.layout_parse import bridged_cuts
@@ -30,9 +31,10 @@ def four_melds_flat() -> tuple[list, list[int]]:
 
 def test_lone_standing_tiles_tell_that_a_group_lies_flat() -> None:
     dets, group = four_melds_flat()
-    assert not any(len(p.melds) == 4 for p in analyse_layout(dets))
-    lying = replace(DEFAULT_LAYOUT.lying, lone_reference=True, free_cuts=True)
-    plan = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, lying=lying))[0]
+    off = replace(DEFAULT_LAYOUT.lying, lone_reference=False, free_cuts=False)
+    assert not any(len(p.melds) == 4
+                   for p in analyse_layout(dets, config=replace(DEFAULT_LAYOUT, lying=off)))
+    plan = analyse_layout(dets)[0]
     assert [m.detections for m in plan.melds] == [tuple(group[k:k + 3]) for k in (0, 3, 6, 9)]
     assert [m.sideways_index for m in plan.melds] == [0, 1, 0, 0]
     assert len(plan.concealed) == 1 and plan.win is not None
@@ -44,9 +46,10 @@ def test_a_lying_group_is_cut_into_melds_however_few_called_tiles_it_shows() -> 
     tokens = ["P", "P", "PPPPSPPPPPPP"]
     pose = RowPose((False, False, True), ((0,), (0,), (0, 9, 10, 6, 1, 2, 3, 5, 7, 8, 11, 4)),
                    (1, 1, 12))
-    guesses = [v for v, _ in called_variants(tokens, pose, LyingConfig(free_cuts=True))]
+    guesses = [v for v, _ in called_variants(tokens, pose)]
     assert ["P", "P", "SPPPSPSPPSPP"] in guesses
-    assert ["P", "P", "SPPPSPSPPSPP"] not in [v for v, _ in called_variants(tokens, pose)]
+    bound = [v for v, _ in called_variants(tokens, pose, LyingConfig(free_cuts=False))]
+    assert ["P", "P", "SPPPSPSPPSPP"] not in bound
 
 
 def test_a_meld_in_three_loose_pieces_is_bridged_when_near() -> None:
@@ -73,6 +76,19 @@ def test_a_waiting_hand_short_of_an_unread_called_tile_is_read_whole() -> None:
                                                               unread_waiting=True))
     assert whole.reading.layout.hand_text == "123m456p789s11z 777z"
     assert any("called none" in n for n in whole.notes)
+
+
+def test_a_quad_past_the_row_end_does_not_complete_a_waiting_hand() -> None:
+    # The stray quad of `test_reading_repair`'s 960085 case lies past the row's end: with
+    # `RepairConfig.unread_waiting` the waiting hand stays as read.
+    laid = lay_out("123m456p789s1122z")
+    dets = list(laid.dets)
+    (x0, y0), on = dets[-1].quad[1], replace(DEFAULT_REPAIR, unread_waiting=True)
+    stray = TileDetection(quad=((x0 + 1.2, y0), (x0 + 1.2 + W, y0), (x0 + 1.2 + W, y0 + 54),
+                                (x0 + 1.2, y0 + 54)), label=None, confidence=0.0)
+    dets.append(with_alternatives(stray, [("none", 0.9), ("1z", 0.06), ("2z", 0.04)]))
+    got = read_with_repairs(dets, SITUATION, repair=on)
+    assert got.reading.layout.hand_text == "123m456p789s1122z"
 
 
 def test_melds_whose_called_tile_was_guessed_are_counted() -> None:
