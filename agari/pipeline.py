@@ -86,7 +86,10 @@ class PipelineConfig:
     another box reads surely is left out (`agari.vision.none_twins`); None skips it.
     Interleaved A/B of the whole read_photo (x100, off -> on), exact hands/scores/layouts:
     950000 63/59/36 -> 65/61/37 (misread 34 -> 22, wrong role 145 -> 134), 990000 and
-    980000 the same (wrong role fewer); real variants 368/390, 19/30 either way."""
+    980000 the same (wrong role fewer); real variants 368/390, 19/30 either way. Guards:
+    970000 69/65/48 -> 70/66/49 (misread 37 -> 12), 960000 69/69/47 -> 68/69/45 (misread
+    15 -> 27; 960047 lost: its meld's upright none boxes gone, the sideways faces of the
+    same tiles left, every reading needed a fifth copy)."""
     net_faces: NetFacesConfig | None = None
     """Last of all, a box still read ``none`` gives way to the core net's sure quads over it
     that read as faces (`agari.vision.net_faces`: called and lying tiles boxed across a seam
