@@ -70,10 +70,10 @@ def test_a_waiting_hand_short_of_an_unread_called_tile_is_read_whole() -> None:
     dets = list(laid.dets)
     called = len(dets) - 3
     dets[called] = with_alternatives(dets[called], [("none", 0.97), ("7z", 0.02)])
-    first = read_with_repairs(dets, SITUATION)
+    first = read_with_repairs(dets, SITUATION, repair=replace(DEFAULT_REPAIR,
+                                                              unread_waiting=False))
     assert first.reading.layout.hand_text == "123m456p789s1177z"
-    whole = read_with_repairs(dets, SITUATION, repair=replace(DEFAULT_REPAIR,
-                                                              unread_waiting=True))
+    whole = read_with_repairs(dets, SITUATION)
     assert whole.reading.layout.hand_text == "123m456p789s11z 777z"
     assert any("called none" in n for n in whole.notes)
 
@@ -108,3 +108,14 @@ def test_melds_whose_called_tile_was_guessed_are_counted() -> None:
         _, _, cols, tokens, _ = _row_seen(dets, row, frame_of_row(dets, row), DEFAULT_LAYOUT,
                                           False)
         assert _guessed(plan, cols, tokens) == guessed
+
+
+def test_an_unread_quad_is_taken_only_as_a_name_the_classifier_half_saw() -> None:
+    # The same pon's called tile, with traces of 1m and 2m only: read as 7z, it would
+    # complete the hand on no vote of the classifier's (960085: a fragment read as 2m).
+    laid = lay_out("123m456p789s11z", None, (("pon", "777z", 0),))
+    dets = list(laid.dets)
+    called = len(dets) - 3
+    dets[called] = with_alternatives(dets[called], [("none", 0.97), ("1m", 0.02), ("2m", 0.01)])
+    got = read_with_repairs(dets, SITUATION, repair=replace(DEFAULT_REPAIR, unread_waiting=True))
+    assert got.reading.layout.hand_text == "123m456p789s1177z"
