@@ -95,11 +95,14 @@ class LayoutConfig:
     """Where the row reads as located only with called tiles guessed in melds that show none
     (`layout_lying.called_variants`) and turned round as a hand of a hand's size with melds,
     fewer of them guessed, the turned reading comes first: a hand seen from across read its
-    concealed tiles as four melds (tuning render 990049)."""
+    concealed tiles as four melds (tuning render 990049). Off: it took 990049 right but lost
+    the real photo standing-hand-red-fives.jpg turned half round (a tilted concealed tile
+    flagged sideways made the turned frame a 567p meld)."""
     near_bridges: bool = False
     """Also close a gap between two pieces narrower than a meld where the called tile lies
     one group further (`layout_parse.bridged_cuts`): a meld whose three quads all lie loose
-    (tuning render 950077) read as three lone tiles."""
+    (tuning render 950077) read as three lone tiles. Off: interleaved read_photo A/B on
+    990000 took 990041 right and lost 990037 (950000, 980000 the same)."""
     twins: float | None = None
     """Two detections of the same name whose boxes overlap by this much (intersection over
     union) or more are one tile seen twice: the larger box is left out (`layout_twins`).
