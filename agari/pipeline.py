@@ -98,7 +98,9 @@ class PipelineConfig:
     make no better: interleaved A/B of the whole read_photo (x100, off -> `NetFacesConfig()`),
     exact hands/scores/layouts 950000 63/59/36 -> 65/61/37, 990000 67/66/59 -> 66/65/57,
     980000 70/64/53 the same, 970000 69/65/48 -> 68/64/47, 960000 69/69/47 the same (a
-    first reading made whole skips the readings again that had mended it elsewhere)."""
+    first reading made whole skips the readings again that had mended it elsewhere). With
+    `none_twins` on: 950000 67/62/38 -> 68/63/39, 990000 67/66/59 -> 66/65/57, 980000
+    70/64/53 the same."""
     other_cuts: bool = True
     """Read the meld tiles that a layout plan lays otherwise than they were cut (a called
     tile the locator boxed upright) cut that plan's way too, and read each plan with its
