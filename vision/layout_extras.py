@@ -112,7 +112,11 @@ class ExtrasConfig:
     (read_photo, interleaved A/B, 940000/960000/910000/920000 x100, with `wall_columns`):
     layouts 43/36/58/47 -> 43/39/58/47, scores 53/58/67/68 -> 53/58/67/69, but exact hands
     58/60/69/69 -> 58/59/69/69 (960073: four pond faces no longer dora changed the
-    retry's crop, whose reading then missed the melds). Left off for that."""
+    retry's crop, whose reading then missed the melds). Left off for that. Measured again at
+    stop 29 (`/work/cache/lead29/ab_kan.py SEED 100`, off -> on, hands/scores/layouts):
+    950000 68/63/39 -> 68/62/40, 990000 67/66/59 -> 68/67/59, 980000 70/64/53 the same,
+    970000 70/66/49 -> 70/66/50; wrong-role hand tiles 108 -> 119 and 91 -> 96 on two of
+    them. Still no clear gain: off."""
     ura_shown: bool = True
     """Ura indicators may lie by the dora. Off where the situation has no riichi (ura are
     turned only then): a row below the dora is then no ura, and a dora row with a tile
