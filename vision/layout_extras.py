@@ -391,9 +391,7 @@ def _behind_plan(dets: list[TileDetection], ext: np.ndarray, plan: LayoutPlan, r
                  rise: float) -> list[int]:
     """Upright faces of the hand's row that no part of ``plan`` holds and that lie behind
     every tile of the plan sharing their column (`ExtrasConfig.behind_row`)."""
-    placed = set(plan.concealed) | {i for m in plan.melds for i in m.detections}
-    if plan.win is not None:
-        placed.add(plan.win)
+    placed = set(plan.hand_tiles)
     out = []
     for i in row:
         if i in placed or is_face_down(dets[i]) or dets[i].label is None or dets[i].sideways:

@@ -84,6 +84,12 @@ class LayoutPlan:
         """Hand size counting each meld as three: 14 complete, 13 waiting."""
         return len(self.concealed) + (self.win is not None) + 3 * len(self.melds)
 
+    @property
+    def hand_tiles(self) -> tuple[int, ...]:
+        """The hand's detections: concealed, the winning tile, then every meld's."""
+        return (*self.concealed, *((self.win,) if self.win is not None else ()),
+                *(i for m in self.melds for i in m.detections))
+
     def role_of(self) -> dict[int, str]:
         """Detection index → role name (``concealed``, ``win``, ``meld 1``, ``dora``, ``ura``)."""
         roles = {i: "concealed" for i in self.concealed}

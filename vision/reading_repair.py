@@ -155,7 +155,7 @@ def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...]
     if got.best.level < first.best.level or got.best.layout.size != 14:
         return None
     names = dict(got.best.tiles)
-    taken = [i for i in _hand_of(got.best.plan) if not is_tile(dets[i])]
+    taken = [i for i in got.best.plan.hand_tiles if not is_tile(dets[i])]
     if not all(_flanked(dets, got.best.plan, i) and _voted(dets[i], names.get(i))
                for i in taken):
         return None
@@ -175,18 +175,13 @@ def _voted(det: TileDetection, name: Tile | None) -> bool:
     return name is not None and str(name) in faces
 
 
-def _hand_of(plan: LayoutPlan) -> list[int]:
-    """The plan's hand tiles: concealed, winning and meld tiles."""
-    return [*plan.concealed, *((plan.win,) if plan.win is not None else ()),
-            *(i for m in plan.melds for i in m.detections)]
-
-
 def _flanked(dets: Sequence[TileDetection], plan: LayoutPlan, i: int) -> bool:
     """Detection ``i`` lies between hand tiles of ``plan`` along its row: a quad past the
     row's end may be the table or a stray (960085), one inside it fills a hole."""
-    u = plan.frame.project(np.asarray([dets[j].quad for j in _hand_of(plan)], float))
+    hand = plan.hand_tiles
+    u = plan.frame.project(np.asarray([dets[j].quad for j in hand], float))
     mid = (u[:, 0] + u[:, 1]) / 2
-    k = _hand_of(plan).index(i)
+    k = hand.index(i)
     others = np.delete(mid, k)
     return bool(others.size) and others.min() < mid[k] < others.max()
 

@@ -177,9 +177,7 @@ def _wall_rows(dets: list[TileDetection], plan: LayoutPlan, layout: LayoutConfig
                cfg: WallFacesConfig) -> list[tuple[list[int], list[tuple[np.ndarray, object]]]]:
     """Rows of backs near the hand (nearest first): their members and the quads to read,
     each with the back it was stepped from."""
-    placed = set(plan.concealed) | {i for m in plan.melds for i in m.detections}
-    if plan.win is not None:
-        placed.add(plan.win)
+    placed = set(plan.hand_tiles)
     if not placed:
         return []
     outside = [i for i, d in enumerate(dets) if i not in placed and is_tile(d)]
