@@ -106,7 +106,7 @@ def test_without_the_sure_rule_the_last_reading_alone_is_not_asked(scales):
     asked, hands, _ = scales
     hands[1.4e6] = reading("123m456p789s11z22z2z", confidence=1.0)
     result = read_photo(PHOTO, SITUATION, classifier=EYE,
-                        config=PipelineConfig(retry=RetryConfig(sure=None)))
+                        config=PipelineConfig(retry=RetryConfig(sure=None, lone=False)))
     assert asked == [FIRST, 0.7e6, 0.5e6]
     assert result.reading is None
 
@@ -128,7 +128,9 @@ def test_a_single_reading_less_than_sure_is_not_taken(scales, confidence, correc
     _, hands, _ = scales
     hands[1.4e6] = reading("123m456p789s11z22z2z", confidence=confidence,
                            corrections=corrections)
-    result = read_photo(PHOTO, SITUATION, classifier=EYE)
+    # Without the lone rule (`RetryConfig.lone`, tests/app/test_retry_lone.py).
+    result = read_photo(PHOTO, SITUATION, classifier=EYE,
+                        config=PipelineConfig(retry=RetryConfig(lone=False)))
     assert result.reading is None and isinstance(result.error, InvalidHand)
 
 

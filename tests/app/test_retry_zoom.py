@@ -3,6 +3,7 @@ role (`agari.retry`): where the crop lies, how its tiles come back, and when it 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -126,8 +127,12 @@ def test_a_crop_is_read_after_the_scales_and_can_make_the_agreement(crops):
 def test_a_crop_alone_is_not_trusted(crops):
     asked, hands = crops
     hands[("crop", (113, 269))] = "123m456p789s11z22z2z"
-    result = read_photo(PHOTO, SITUATION, classifier=EYE, config=ONE_ZOOM)
+    # Unless it is the only reading that makes a hand at all (`RetryConfig.lone`).
+    config = replace(ONE_ZOOM, retry=replace(ONE_ZOOM.retry, lone=False))
+    result = read_photo(PHOTO, SITUATION, classifier=EYE, config=config)
     assert result.reading is None and isinstance(result.error, InvalidHand)
+    lone = read_photo(PHOTO, SITUATION, classifier=EYE, config=ONE_ZOOM)
+    assert lone.error is None and lone.reading.layout.hand_text == "123m456p789s11z22z2z"
 
 
 def test_two_zooms_giving_the_same_crop_read_it_once(crops):
