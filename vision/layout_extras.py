@@ -91,6 +91,8 @@ class ExtrasConfig:
     """Ura lie below (nearer the player than) loose dora indicators, as the issue describes
     real hands; off: above them (as the synthetic renderer lays loose rows). Ura beside a
     dead wall always lie below it."""
+    ura_overlap: float = 0.5
+    """Ura below their dora overlap them along the row by more than this share of a tile."""
     ura_beside: float = 2.0
     """Largest gap (tile widths) between the dora and ura groups side by side in one row."""
     win_reach: float = 2.0
@@ -117,11 +119,29 @@ class ExtrasConfig:
     950000 68/63/39 -> 68/62/40, 990000 67/66/59 -> 68/67/59, 980000 70/64/53 the same,
     970000 70/66/49 -> 70/66/50; wrong-role hand tiles 108 -> 119 and 91 -> 96 on two of
     them. Still no clear gain: off."""
+    wall_kans: int = 1
+    """With `one_per_kan`, a dead wall may show this many indicators more than a loose group
+    (kans by other players)."""
     ura_shown: bool = True
     """Ura indicators may lie by the dora. Off where the situation has no riichi (ura are
     turned only then): a row below the dora is then no ura, and a dora row with a tile
     of another row just above it is not that tile's ura (tuning renders: a pond tile
     behind the true dora read as the dora, the true one as its ura)."""
+    stack_gap: float | None = None
+    """A group of one to five faces alone and a group showing backs in one row, this many
+    tile widths apart or less, are one dead wall: a stack between them the locator missed
+    or read as no tile (1000007, 1000025: the indicators lay one stack from the nearest
+    boxed back, beyond `max_gap` or in a pond's stack). None: off (only `wall_gap`)."""
+    row_chain: float | None = None
+    """With `one_per_kan`, face-up groups of one row at most this many tile widths apart are
+    one run, and a run of more tiles than the indicators (and their ura beside them) may be
+    is a row of discards the locator broke up: none of its groups is an indicator group
+    (950016: a far pond row read as 3m, 3s, 4z 4p). None: off."""
+    closed_ura: bool = False
+    """Ura only by a closed hand: ura are turned for a riichi win, and a hand with an open
+    meld (a chi, pon, open or added kan) declared no riichi, so by such a plan a row just
+    below the dora (or beside them) is no ura, nor is the true dora below a pond tile the
+    ura of that tile (950070: the 6s dora taken as the ura of a 5s behind it)."""
     pond_rows: int = 3
     """A loose group in a stack of this many face-up rows (each touching the next within
     `crowd_gap`, overlapping along the row) is part of a pond, however short its rows; 0:
@@ -163,6 +183,9 @@ class _Group:
     """``u0, u1`` of its faces alone (a dead wall's indicators, not its backs)."""
     least: float = 1.0
     """The lowest confidence among its faces (1 without faces)."""
+    chain: int = 0
+    """Face-up tiles in its run of face-up groups along its row (`ExtrasConfig.row_chain`);
+    0 for a group showing backs or where not counted."""
 
     @property
     def indicator_like(self) -> bool:
@@ -185,8 +208,15 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
         cols = columns_of(members, ext)
         groups = _join_walls(split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width),
                              down, ext, cfg.wall_gap * frame.tile_width)
+        if cfg.stack_gap is not None:
+            sure = {i for i in members if i not in down and dets[i].label is not None
+                    and dets[i].confidence >= (cfg.wall_sure or 0.0)}
+            groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(_unflagged(dets), ext, groups)
-        for group in (part for g in groups for part in _split_dead_wall(g, down)):
+        parts = [part for g in groups for part in _split_dead_wall(g, down)]
+        chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
+            if cfg.row_chain is not None else [0] * len(parts)
+        for group, chain in zip(parts, chains, strict=True):
             ids = [i for col in group for i in col]
             backs = tuple(i for i in ids if i in down)
             # A wall holds no called tile: its faces are indicators however wide they look
@@ -212,7 +242,28 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             f = hand_ext[list(faces)] if faces else e
             faces_u = (float(f[:, 0].min()), float(f[:, 1].max()))
             least = min((dets[i].confidence for i in faces), default=1.0)
-            out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least))
+            out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least,
+                              chain))
+    return out
+
+
+def _chain_faces(parts: list[list[list[int]]], down: set[int], ext: np.ndarray,
+                 limit: float) -> list[int]:
+    """Per group of a row, the tiles of the run of face-up groups it belongs to (neighbours
+    with no back, each at most ``limit`` px from the next); 0 for a group showing backs."""
+    out = [0] * len(parts)
+    runs: list[list[int]] = []
+    for k, part in enumerate(parts):
+        if any(i in down for col in part for i in col):
+            continue
+        if runs and runs[-1][-1] == k - 1 and gap_before(part, parts[k - 1], ext) <= limit:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    for run in runs:
+        n = sum(len(col) for k in run for col in parts[k])
+        for k in run:
+            out[k] = n
     return out
 
 
@@ -247,6 +298,41 @@ def _join_walls(groups: list[list[list[int]]], down: set[int], ext: np.ndarray,
     for g in groups:
         if out and "B" in _tokens(out[-1], down) and "B" in _tokens(g, down) \
                 and gap_before(g, out[-1], ext) <= limit:
+            out[-1] = out[-1] + g
+        else:
+            out.append(g)
+    return out
+
+
+def _join_stacks(groups: list[list[list[int]]], down: set[int], sure: set[int],
+                 ext: np.ndarray, limit: float) -> list[list[list[int]]]:
+    """Join a group of one to five faces alone, each in ``sure``, to a neighbouring group of
+    backs alone across a gap up to ``limit`` px (`ExtrasConfig.stack_gap`), on either side or
+    both. A group of backs takes one group of faces, the nearest: a stray face beyond a
+    wall's end is not its indicator when the true one lies in the wall's next gap (990001).
+    Unsure faces stay apart: a box over no tile read 0.3 beside a wall's back outranked the
+    true loose dora as a dead wall (970062)."""
+    tokens = [_tokens(g, down) for g in groups]
+    backs = [set(t) == {"B"} for t in tokens]
+    faces = [set(t) == {"P"} and len(t) <= MAX_INDICATORS
+             and all(i in sure for col in g for i in col)
+             for t, g in zip(tokens, groups, strict=True)]
+    links = []
+    for k in range(len(groups) - 1):
+        if (backs[k] and faces[k + 1]) or (faces[k] and backs[k + 1]):
+            gap = gap_before(groups[k + 1], groups[k], ext)
+            if gap <= limit:
+                links.append((gap, k))
+    taken: set[int] = set()
+    joined: set[int] = set()
+    for _, k in sorted(links):
+        wall = k if backs[k] else k + 1
+        if wall not in taken:
+            taken.add(wall)
+            joined.add(k)
+    out: list[list[list[int]]] = []
+    for k, g in enumerate(groups):
+        if k - 1 in joined:
             out[-1] = out[-1] + g
         else:
             out.append(g)
@@ -349,6 +435,8 @@ def find_extras(dets: list[TileDetection], ext: np.ndarray, frame: HandFrame, re
     """
     h = ext[row]
     hand = (float(h[:, 0].min()), float(h[:, 1].max()), float(h[:, 2].min()), float(h[:, 3].max()))
+    if cfg.closed_ura and cfg.ura_shown and _is_open(plan):
+        cfg = replace(cfg, ura_shown=False)
     groups = _groups(dets, rest, ext, cfg)
     notes: list[str] = []
     win = None
@@ -381,10 +469,19 @@ def _dora_and_ura(groups: list[_Group], win: int | None, hand: tuple[float, floa
         groups = [g for g in groups if g.faces != (win,)]
     limit = _indicator_limit(plan) if cfg.one_per_kan else MAX_INDICATORS
     # Groups showing more faces than that stay in the pond tests (a stack of rows).
-    near = [g for g in groups if g.indicator_like and len(g.faces) <= limit + bool(g.backs)
+    near = [g for g in groups if g.indicator_like and _shows_few(g, limit, cfg)
             and _near(g, hand, frame, cfg) and not _in_pond(g, groups, cfg)]
     near += _paired_dora(groups, near, hand, frame, cfg, limit)
     return _indicators(near, hand, frame, cfg)
+
+
+def _shows_few(g: _Group, limit: int, cfg: ExtrasConfig) -> bool:
+    """``g`` shows no more faces than indicators may number (``limit``, a dead wall
+    `ExtrasConfig.wall_kans` more), nor lies in a longer run of faces (`row_chain`)."""
+    if len(g.faces) > limit + cfg.wall_kans * bool(g.backs):
+        return False
+    ura = 2 if cfg.ura_shown else 1  # ura may lie beside the dora in their row
+    return not (cfg.one_per_kan and cfg.row_chain is not None and g.chain > ura * limit)
 
 
 def _behind_plan(dets: list[TileDetection], ext: np.ndarray, plan: LayoutPlan, row: list[int],
@@ -407,6 +504,11 @@ def _behind_plan(dets: list[TileDetection], ext: np.ndarray, plan: LayoutPlan, r
     return out
 
 
+def _is_open(plan: LayoutPlan) -> bool:
+    """The plan holds an open meld (anything but a closed kan): no riichi, so no ura."""
+    return any(m.kind != "closed_kan" for m in plan.melds)
+
+
 def _indicator_limit(plan: LayoutPlan) -> int:
     """Indicators a loose group may show: the dora's, and a kan dora's per kan among the
     plan's melds (an open meld of four columns, an added or a closed kan). Kans by other
@@ -425,7 +527,7 @@ def _paired_dora(groups: list[_Group], near: list[_Group],
     them. Without this the near ura row was read as the dora."""
     out = []
     for g in groups:
-        if g in near or g.backs or not g.indicator_like or len(g.faces) > limit \
+        if g in near or g.backs or not g.indicator_like or not _shows_few(g, limit, cfg) \
                 or not _near(g, hand, frame, replace(
                 cfg, max_gap=math.inf)):
             continue
@@ -478,7 +580,7 @@ def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
     overlap_u = min(dora.faces_u[1], u[1]) - max(dora.faces_u[0], u[0])
     overlap_v = min(d[3], u[3]) - max(d[2], u[2])
     below = d[2] - u[3] if cfg.ura_below or dora.dead_wall else u[2] - d[3]
-    if overlap_u > 0.5 * width and -0.3 * size <= below <= cfg.ura_gap * size:
+    if overlap_u > cfg.ura_overlap * width and -0.3 * size <= below <= cfg.ura_gap * size:
         return True
     beside = u[0] - d[1]
     return overlap_v > 0.5 * size and 0 < beside <= cfg.ura_beside * width
