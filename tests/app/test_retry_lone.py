@@ -112,3 +112,16 @@ def test_without_the_sure_rule_the_last_reading_is_still_asked_for_a_lone_hand()
     got = retried(nothing, [attempt(nothing), attempt(nothing), attempt(last)],
                   RetryConfig(lone=True, sure=None))
     assert len(asked) == 3 and got.reading is last.reading
+
+
+def test_a_sure_hand_stays_sure_beside_the_same_hand_with_other_indicators():
+    nothing = PhotoResult("", 1920, 1080, error=InvalidHand("got 12 tiles"))
+    sure = PhotoResult("", 1920, 1080, reading=reading(HAND, confidence=1.0))
+    again = PhotoResult("", 1920, 1080, reading=SimpleNamespace(
+        layout=SimpleNamespace(hand_text=HAND, dora=("5z",), ura=()), confidence=0.5,
+        corrections=()))
+    other = PhotoResult("", 1920, 1080, reading=reading("123m456p789s11z33z3z", confidence=1.0))
+    on, off = RetryConfig(), RetryConfig(sure_by_hand=False)
+    assert retried(nothing, [lambda: sure, lambda: again], on).reading is sure.reading
+    assert retried(nothing, [lambda: sure, lambda: again], off).reading is None
+    assert retried(nothing, [lambda: sure, lambda: other], on).reading is None
