@@ -113,6 +113,14 @@ class LayoutConfig:
     process) gained only on 970000 (69/48/65 -> 71/50/67 hands/layouts/scores) and lost on
     960000 (69/44/67 -> 68/43/67; 960047's crop round the hand moved with the roles and its
     retries no longer agreed), 990000/980000 the same, retried 154 -> 147: not yet on."""
+    apart_groups: bool = True
+    """A row of concealed faces alone whose first group is one tile is read turned round
+    with that tile as the winning tile however many groups the rest falls into, not only
+    where the rest is one group (`_apart_at_start`): a gap a little over `group_gap` inside
+    the hand seen from across kept its winning tile among the concealed ones (tuning render
+    1000036). With `LyingConfig.around_kans`, interleaved read_photo A/B (hands/scores/
+    layouts): 1000000 66/61/43 -> 68/62/44 (wrong-role hand tiles 129 -> 121), 950000,
+    990000, 980000, 970000 the same; real photos and variants the same (368/390, 19/30)."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -311,7 +319,8 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
             plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
             if not plans:
                 continue
-            if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens):
+            if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens,
+                                                             config.apart_groups):
                 other = _frame_plans(*seen[1], variants, upright, config)
                 if other and _wins_alone(other[0][0], plans[0][0]):
                     return other
@@ -475,11 +484,13 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 
-def _apart_at_start(plan: LayoutPlan, tokens: list[str]) -> bool:
+def _apart_at_start(plan: LayoutPlan, tokens: list[str], groups: bool = False) -> bool:
     """A hand without melds or a winning tile, whose only tile set apart lies at the start
-    of the row: perhaps its winning tile, seen from across the table."""
-    return (plan.win is None and not plan.melds and len(tokens) == 2
-            and len(tokens[0]) == 1)
+    of the row: perhaps its winning tile, seen from across the table. With ``groups``, the
+    rest of the row may fall into more groups of upright faces (`LayoutConfig.apart_groups`)."""
+    if plan.win is not None or plan.melds or len(tokens) < 2 or len(tokens[0]) != 1:
+        return False
+    return len(tokens) == 2 or (groups and all(set(t) == {"P"} for t in tokens))
 
 
 def _called_concealed(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from agari.vision.layout_geometry import median
+from agari.vision.layout_parse import CLOSED_KANS as CLOSED_KAN_TOKENS
 from agari.vision.layout_parse import MELD_WIDTH, Chunk
 
 
@@ -56,6 +57,11 @@ class LyingConfig:
     """In a group lying flat, guess a called tile in every meld it is cut into
     (`chunk_guesses`) however few it shows itself: its pose is the evidence (four melds
     lying flat, one called tile seen sideways, read as concealed tiles: 950092)."""
+    around_kans: bool = True
+    """Also guess called tiles in a melds-only group that holds a closed kan, on either side
+    of the kan (`kan_guesses`): guesses skip groups with backs, so a pon laid past a closed
+    kan and showing no called tile of its own kept the group from reading as melds (tuning
+    render 1000093: ``SPP PBBP PPP``). A/B figures with `LayoutConfig.apart_groups`."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -164,6 +170,27 @@ def chunk_guesses(tokens: str, squat: tuple[int, ...], *, limit: int = MAX_CHUNK
     return sorted(found, key=lambda t: found[t])[:limit]
 
 
+def kan_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = False,
+                free: bool = False) -> list[str]:
+    """`group_guesses` of a melds-only group holding one closed kan (``BPPB`` or ``PBBP``, its
+    only backs): the columns before and after the kan guessed apart, the kan as it is; each
+    side's guesses with the other side as seen or guessed, at most `MAX_CHUNK_GUESSES`."""
+    out: list[str] = []
+    for p in range(len(tokens) - len(CLOSED_KAN_TOKENS[0]) + 1):
+        kan, q = tokens[p:p + 4], p + 4
+        if kan not in CLOSED_KAN_TOKENS or "B" in tokens[:p] + tokens[q:]:
+            continue
+        sides = []
+        for lo, hi in ((0, p), (q, len(tokens))):
+            side = tokens[lo:hi]
+            order = tuple(k - lo for k in squat if lo <= k < hi)
+            sides.append([side, *group_guesses(side, order, cut_first=cut_first, free=free)])
+        combos = [(a + kan + b, (a != sides[0][0]) + (b != sides[1][0]))
+                  for a in sides[0] for b in sides[1]]
+        out += [t for t, _ in sorted(combos, key=lambda c: -c[1]) if t != tokens and t not in out]
+    return out[:MAX_CHUNK_GUESSES]
+
+
 def _meld_widths(n: int) -> list[tuple[int, ...]]:
     """Every way to lay ``n`` columns out as melds of three or four, left to right."""
     if n == 0:
@@ -195,7 +222,8 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
             # Cut into melds first where the group lies flat or shows a called tile itself.
             cut_first = cfg.cut_first and (pose.lying[g] or any(c in "SK" for c in t[k:]))
             free = cfg.free_cuts and pose.lying[g]
-            per[g] = [t[:k] + v for v in group_guesses(t[k:], tuple(
+            guess = kan_guesses if cfg.around_kans and "B" in t[k:] else group_guesses
+            per[g] = [t[:k] + v for v in guess(t[k:], tuple(
                 j - k for j in pose.squat[g] if j >= k), cut_first=cut_first, free=free)]
         elif g > 0 and cfg.any_group and meld_sized:
             per[g] = group_guesses(t, pose.squat[g])
@@ -285,4 +313,5 @@ def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int]) -> int
 
 
 __all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "UNFILLABLE", "called_variants",
-           "chunk_guesses", "group_guesses", "joined_groups", "lying_doubt", "row_pose"]
+           "chunk_guesses", "group_guesses", "joined_groups", "kan_guesses", "lying_doubt",
+           "row_pose"]
