@@ -31,7 +31,9 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
    Given a judge (`agari photo` passes the classifier), a classical proposal
    that straddles two sure net quads, or fits the one it covers badly, is
    replaced by them when the judge doubts it holds a tile and rates them higher; so is
-   one that holds a net quad's face with more round it (`LocateConfig.holds`).
+   one that holds a net quad's face with more round it (`LocateConfig.holds`), and one
+   that fits a sure net quad loosely where the judge is all but sure of the net quad
+   (`LocateConfig.net_fit`).
 7. Rows (`agari.vision.rows`): tiles are grouped into rows, given the row's up
    direction and the sideways flag, sorted in reading order, and mapped back
    to the original image's pixels.
@@ -51,6 +53,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, unc
 from agari.vision.crops import as_bgr
 from agari.vision.detection import Classify, TileDetection
 from agari.vision.holds import HoldConfig, held
+from agari.vision.net_fit import NetFitConfig, loose_fits
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
 from agari.vision.quads import bounds_meeting, quad_area, quad_bounds, quad_iou, quad_overlap
@@ -97,6 +100,10 @@ class LocateConfig:
     """With the core net and a judge: a classical proposal that holds a net quad's face with
     more round it (a lying tile's front side, half a neighbour) is judged against it too
     (`agari.vision.holds`); None never."""
+    net_fit: NetFitConfig | None = None
+    """With the core net and a judge: a classical proposal fitting the sure net quads over it
+    loosely gives way to them where the judge is all but sure they are tiles, in photos where
+    the net frames faces as the locator does (`agari.vision.net_fit`); None never."""
     rows: RowConfig = field(default_factory=RowConfig)
     spares: SpareConfig | None = None
     """With the core net and a reader (the classifier): a located tile it reads unsurely
@@ -107,7 +114,7 @@ class LocateConfig:
 DEFAULT_CONFIG = LocateConfig()
 HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig(),
                            rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig(),
-                           spares=SpareConfig())
+                           net_fit=NetFitConfig(), spares=SpareConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
 classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are one row
@@ -117,11 +124,12 @@ rated 0.98 or more, exact scores there 13 -> 18, hand tiles missed 66 -> 44, no 
 hand lost; of the lone quads rated 0.99 or more 22 framed hand or indicator tiles, 7 other
 tiles and 4 no tile, while below 0.98 most framed none); a classical box holding a net
 quad's face with its front side gives way to it where the classifier doubts the box
-(`agari.vision.holds`); given a reader, a located box read unsurely gives way to the
-net's quads over it that were left out (`agari.vision.spares`). `agari detect` and bulk
-labelling keep
-`DEFAULT_CONFIG`, where enlarging tile-free photos turns up false tiles; the webcam keeps it
-for speed."""
+(`agari.vision.holds`); a classical box fitting a sure net quad loosely gives way to it
+where the classifier is all but sure of the net quad, in photos where the net frames
+faces as the locator does (`agari.vision.net_fit`); given a reader, a located box read
+unsurely gives way to the net's quads over it that were left out (`agari.vision.spares`).
+`agari detect` and bulk labelling keep `DEFAULT_CONFIG`, where enlarging tile-free
+photos turns up false tiles; the webcam keeps it for speed."""
 
 
 working_scale = pixel_scale
@@ -138,6 +146,7 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
                    contest: Callable[[list[Dispute]], list[Proposal]] | None = None,
                    vouch: Callable[[list[Proposal]], list[bool]] | None = None,
                    hold: Callable[[list[Dispute]], list[Proposal]] | None = None,
+                   fits: Callable[[list[Dispute]], list[Proposal]] | None = None,
                    ) -> tuple[list[Proposal], list[Proposal]]:
     """The classical proposals kept, and the core net's tiles (working pixels) to add:
     those no kept proposal covers.
@@ -147,7 +156,8 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
     their rivals take their place. ``vouch(proposals) -> keep each``, when given, decides
     on the face-up core quads without company that nothing covers (`LocateConfig.lone_tile`).
     ``hold(disputes) -> losers`` settles the proposals that hold a net quad with more round
-    it (`LocateConfig.holds`).
+    it (`LocateConfig.holds`); ``fits(disputes) -> losers`` those that fit the sure net quads
+    over them loosely (`LocateConfig.net_fit`).
     """
     assert config.cores is not None
     cfg = config.cores
@@ -172,6 +182,10 @@ def core_proposals(cores: list[CoreQuad], existing: list[Proposal], scale: float
         kept = [p for p in existing if id(p) not in lost]
     if hold is not None and config.holds is not None:
         lost = {id(p) for p in hold(held(kept, found, [c.score for c in cores], config.holds))}
+        kept = [p for p in kept if id(p) not in lost]
+    if fits is not None and config.net_fit is not None:
+        scores = [c.score for c in cores]
+        lost = {id(p) for p in fits(loose_fits(kept, found, scores, config.net_fit))}
         kept = [p for p in kept if id(p) not in lost]
     added = uncovered(found, [p.quad for p in kept], cfg.overlap)
     if vouch is not None:
@@ -214,6 +228,21 @@ def _contest(bgr: np.ndarray, scale: float, judge: Judge, cfg: CoreConfig
             if (mine < cfg.doubt and theirs > mine + cfg.margin) or _engulfs(p, rivals, each, cfg):
                 lost.append(p)
         return lost
+
+    return settle
+
+
+def _all_sure(bgr: np.ndarray, scale: float, judge: Judge, sure: float
+              ) -> Callable[[list[Dispute]], list[Proposal]]:
+    """Settles disputes: a classical proposal loses when the judge rates every one of its
+    net rivals a tile at least ``sure`` (`NetFitConfig.sure`), however it rates the proposal."""
+
+    def settle(disputes: list[Dispute]) -> list[Proposal]:
+        if not disputes:
+            return []
+        odds = iter(judge(bgr, [r.quad / np.float32(scale) for _, rivals in disputes
+                                for r in rivals]))
+        return [p for p, rivals in disputes if min(next(odds) for _ in rivals) >= sure]
 
     return settle
 
@@ -376,7 +405,10 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
         hold = None if judge is None or config.holds is None else _contest(
             bgr, scale, judge, replace(config.cores, doubt=config.holds.doubt,
                                        margin=config.holds.margin))
-        proposals, added = core_proposals(cores, proposals, scale, config, contest, vouch, hold)
+        fits = None if judge is None or config.net_fit is None \
+            else _all_sure(bgr, scale, judge, config.net_fit.sure)
+        proposals, added = core_proposals(cores, proposals, scale, config, contest, vouch, hold,
+                                          fits)
         proposals += added
     dets = arrange(proposals, scale=scale, cfg=config.rows)
     if net is not None and reader is not None and config.spares is not None:

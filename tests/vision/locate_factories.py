@@ -141,10 +141,10 @@ def match(truth: list[np.ndarray], found: list[np.ndarray], min_iou: float = 0.5
     return {i: j for i, (j, _) in match_quads(truth, found, min_iou=min_iou).items()}
 
 
-def hand_tiles_found(seed: int, cores) -> int:
+def hand_tiles_found(seed: int, cores, **config) -> int:
     """Face-up hand tiles (at least half visible) of photo render ``seed`` that the pipeline's
-    hand locator, with core-net settings ``cores``, boxes at IoU 0.5; the render is read from
-    its JPEG bytes, as a photo is."""
+    hand locator, with core-net settings ``cores`` (and any other `LocateConfig` fields given),
+    boxes at IoU 0.5; the render is read from its JPEG bytes, as a photo is."""
     from dataclasses import replace
 
     from agari.datasets.scene import SceneConfig, render_scene
@@ -159,6 +159,6 @@ def hand_tiles_found(seed: int, cores) -> int:
     truth = [np.asarray(t.quad, np.float32) for t in ann.tiles
              if t.role != "other" and not t.face_down and t.visible >= 0.5]
     judge = TileClassifier.load(threads=1).tile_likeness
-    dets = locate(image, config=replace(HAND_LOCATE, cores=cores), judge=judge)
+    dets = locate(image, config=replace(HAND_LOCATE, cores=cores, **config), judge=judge)
     quads = [np.asarray(d.quad, np.float32) for d in dets]
     return len(match_quads(truth, quads, iou=quad_iou, min_iou=0.5))
