@@ -91,8 +91,11 @@ class ExtrasConfig:
     """Ura lie below (nearer the player than) loose dora indicators, as the issue describes
     real hands; off: above them (as the synthetic renderer lays loose rows). Ura beside a
     dead wall always lie below it."""
-    ura_overlap: float = 0.5
-    """Ura below their dora overlap them along the row by more than this share of a tile."""
+    ura_overlap: float = 0.3
+    """Ura below their dora overlap them along the row by more than this share of a tile. Seen
+    obliquely the nearer ura row shifts along the row: 1000042's ura overlapped its dora by
+    0.33, and was taken for the dora (0.5 before stop 30; replay of 500 tuning renders: 1
+    scene's indicators more right at 0.3 or 0.2, none lost)."""
     ura_beside: float = 2.0
     """Largest gap (tile widths) between the dora and ura groups side by side in one row."""
     win_reach: float = 2.0
@@ -107,7 +110,7 @@ class ExtrasConfig:
     that back, lies behind the wall (a pond tile whose lower part a stack hides): no
     indicator. Not applied where the wall shows more than five faces (then no indicators
     at all: taking the rest made a row of discards a dead wall)."""
-    one_per_kan: bool = False
+    one_per_kan: bool = True
     """A loose group shows one indicator and one more per kan among the plan's melds, a
     dead wall one more still (a kan by another player); a group showing more faces is no
     indicator group (`_indicator_limit`). Off: up to five either way. Tuning renders
@@ -118,7 +121,15 @@ class ExtrasConfig:
     stop 29 (`/work/cache/lead29/ab_kan.py SEED 100`, off -> on, hands/scores/layouts):
     950000 68/63/39 -> 68/62/40, 990000 67/66/59 -> 68/67/59, 980000 70/64/53 the same,
     970000 70/66/49 -> 70/66/50; wrong-role hand tiles 108 -> 119 and 91 -> 96 on two of
-    them. Still no clear gain: off."""
+    them. Still no clear gain: off. On since stop 30 with `closed_ura`, `stack_gap`,
+    `row_chain` and `ura_overlap` 0.3 (interleaved read_photo A/B of the five flags off -> on,
+    `/work/cache/helper-68/abd.py SEED 100`, hands/scores/layouts): 1000000 69/63/45 ->
+    69/67/52, 950000 70/66/41 -> 70/65/42, 990000 68/67/57 -> 69/69/57; guards 980000
+    73/66/55 -> 72/65/55, 970000 72/66/50 -> 72/66/54. Hands read right with the indicators
+    wrong 104 -> 92 over the five. The hands won and lost (990020 +, 980005 -) are retries
+    picked otherwise: the retry's agreement counts the indicators; the other score lost
+    (950083) was right by chance with wrong indicators; real photos the same (368/390,
+    19/30)."""
     wall_kans: int = 1
     """With `one_per_kan`, a dead wall may show this many indicators more than a loose group
     (kans by other players)."""
@@ -127,17 +138,17 @@ class ExtrasConfig:
     turned only then): a row below the dora is then no ura, and a dora row with a tile
     of another row just above it is not that tile's ura (tuning renders: a pond tile
     behind the true dora read as the dora, the true one as its ura)."""
-    stack_gap: float | None = None
+    stack_gap: float | None = 1.5
     """A group of one to five faces alone and a group showing backs in one row, this many
     tile widths apart or less, are one dead wall: a stack between them the locator missed
     or read as no tile (1000007, 1000025: the indicators lay one stack from the nearest
     boxed back, beyond `max_gap` or in a pond's stack). None: off (only `wall_gap`)."""
-    row_chain: float | None = None
+    row_chain: float | None = 0.5
     """With `one_per_kan`, face-up groups of one row at most this many tile widths apart are
     one run, and a run of more tiles than the indicators (and their ura beside them) may be
     is a row of discards the locator broke up: none of its groups is an indicator group
     (950016: a far pond row read as 3m, 3s, 4z 4p). None: off."""
-    closed_ura: bool = False
+    closed_ura: bool = True
     """Ura only by a closed hand: ura are turned for a riichi win, and a hand with an open
     meld (a chi, pon, open or added kan) declared no riichi, so by such a plan a row just
     below the dora (or beside them) is no ura, nor is the true dora below a pond tile the

@@ -21,9 +21,10 @@ CASES = {
     "pon from across": dict(concealed="123m456p789s1z", win="1z", melds=(("pon", "777z", 1),)),
     "chi from left, pon from right": dict(
         concealed="12m456p11z", win="3m", melds=(("chi", "789s", 0), ("pon", "222z", 2))),
-    "added kan, ura below dora": dict(
+    # An open hand declared no riichi: no ura (`ExtrasConfig.closed_ura`); a kan, two dora.
+    "added kan, two dora": dict(
         concealed="12m456p11z", win="3m", melds=(("chi", "789s", 0), ("shouminkan", "5555s", 2)),
-        dora="4p", ura="9s"),
+        dora="4p9s"),
     "closed kan, open kan, dead wall": dict(
         concealed="1234m", win="4m", dora="4p3m", dead_wall=True,
         melds=(("ankan", "7777z", None), ("minkan", "1111s", 3), ("pon", "666z", 2))),

@@ -29,7 +29,9 @@ def test_off_the_row_keeps_it_as_another_tile() -> None:
 
 
 def test_two_dora_behind_the_hand_are_both_read() -> None:
-    laid = lay_out(**HAND, dora="4p7z", dora_at=(5.0, 0.4))
+    # Two indicators: the hand holds a kan (`ExtrasConfig.one_per_kan`).
+    kan = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
+    laid = lay_out(**kan, dora="4p7z", dora_at=(5.0, 0.4))
     assert analyse_layout(laid.dets)[0].dora == _dora(laid)
 
 

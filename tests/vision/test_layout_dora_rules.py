@@ -86,5 +86,5 @@ def test_a_row_of_discards_broken_into_groups_is_no_indicators() -> None:
         laid.dets.append(_det(name, _quad(3.0 * W + k * 1.3 * W, 2.5 * H, W, H, ORIGIN, 0.0)))
         laid.roles.append("other")
     cfg = dict(one_per_kan=True, closed_ura=True)
-    assert analyse_layout(laid.dets, config=_cfg(**cfg))[0].dora == (dora,)
+    assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=None))[0].dora == (dora,)
     assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=0.5))[0].dora == ()
