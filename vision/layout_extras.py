@@ -129,7 +129,10 @@ class ExtrasConfig:
     wrong 104 -> 92 over the five. The hands won and lost (990020 +, 980005 -) are retries
     picked otherwise: the retry's agreement counts the indicators; the other score lost
     (950083) was right by chance with wrong indicators; real photos the same (368/390,
-    19/30)."""
+    19/30). Again on 9545ea0 (net_fit on; `/work/cache/helper-68/abe.py`): 1000000
+    72/65/47 -> 72/69/54, the four other sets as above; hands right with the indicators wrong
+    105 -> 93. 980005 lost: a crop's reading of the right hand took in a lone face as a
+    dora, so it no longer agreed with the other right reading."""
     wall_kans: int = 1
     """With `one_per_kan`, a dead wall may show this many indicators more than a loose group
     (kans by other players)."""
