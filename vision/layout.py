@@ -98,11 +98,15 @@ class LayoutConfig:
     concealed tiles as four melds (tuning render 990049). Off: it took 990049 right but lost
     the real photo standing-hand-red-fives.jpg turned half round (a tilted concealed tile
     flagged sideways made the turned frame a 567p meld)."""
-    near_bridges: bool = False
+    near_bridges: bool = True
     """Also close a gap between two pieces narrower than a meld where the called tile lies
     one group further (`layout_parse.bridged_cuts`): a meld whose three quads all lie loose
-    (tuning render 950077) read as three lone tiles. Off: interleaved read_photo A/B on
-    990000 took 990041 right and lost 990037 (950000, 980000 the same)."""
+    (tuning renders 950077, 1000043) read as three lone tiles. A lone called tile ending the
+    row is no such evidence (the winning tile lying flat: 990037, lost until then).
+    Interleaved read_photo A/B (hands/scores/layouts), on the stop-30 tree with
+    `apart_groups` and `LyingConfig.around_kans`: 1000000 72/69/54 -> 73/70/54, 990000
+    69/69/57 -> 70/70/58, 950000, 980000 and 970000 the same; real variants 368/390, 19/30
+    the same."""
     twins: float | None = None
     """Two detections of the same name whose boxes overlap by this much (intersection over
     union) or more are one tile seen twice: the larger box is left out (`layout_twins`).

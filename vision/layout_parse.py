@@ -169,7 +169,11 @@ def _bridged_cuts(groups: tuple[str, ...], near: bool = False) -> tuple[tuple[Ch
         pair = groups[g] + groups[g + 1]
         piece = min(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH
         if near and max(len(groups[g]), len(groups[g + 1])) < MELD_WIDTH:
-            pair = "".join(groups[max(g - 1, 0):g + 3])
+            # A lone called tile ending the row is no evidence here: likelier the winning
+            # tile lying flat by a standing hand (tuning render 990037, its last two
+            # concealed tiles loose before it).
+            stop = g + 2 if g + 2 == len(groups) - 1 and groups[-1] == "S" else g + 3
+            pair = "".join(groups[max(g - 1, 0):stop])
         if piece and ("S" in pair or "K" in pair):
             eligible.append(g)
     out: list[tuple[int, int, list[Chunk]]] = []
