@@ -133,6 +133,13 @@ class ExtrasConfig:
     72/65/47 -> 72/69/54, the four other sets as above; hands right with the indicators wrong
     105 -> 93. 980005 lost: a crop's reading of the right hand took in a lone face as a
     dora, so it no longer agreed with the other right reading."""
+    wall_named: bool = True
+    """A wall's faces the classifier calls no tile are no indicators where the wall shows a
+    named face (1000036: a box read none at 0.38 beside the true 6m, read 0s by the reading
+    stage, a second dora). Off: every face in the wall's line counts. Interleaved read_photo
+    A/B off -> on (`/work/cache/helper-68/abw.py SEED 100`, hands/scores/layouts): 1000000
+    73/70/54 -> 73/71/55, 950000 70/65/42, 990000 70/70/58, 980000 72/65/55 the same; real
+    photos the same (368/390, 19/30)."""
     wall_kans: int = 1
     """With `one_per_kan`, a dead wall may show this many indicators more than a loose group
     (kans by other players)."""
@@ -242,6 +249,10 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
+                if cfg.wall_named and any(dets[i].label is not None for i in faces):
+                    # A box the classifier calls no tile, beside a named face on the wall, is
+                    # a stack's side or a gap: the reading would name it an indicator.
+                    faces = tuple(i for i in faces if dets[i].label is not None)
                 if cfg.wall_columns and len(faces) <= MAX_INDICATORS:
                     # A stack hides the lower part of a tile just behind it: the two share
                     # a column, the back nearer the player (`ExtrasConfig.wall_columns`).

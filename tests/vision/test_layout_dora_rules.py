@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
+from layout_factories import H, W, _det, _quad, lay_out, with_alternatives
 
 ORIGIN = (200.0, 600.0)
 CLOSED = dict(concealed="123m456p789s1122z", win="2z")
@@ -88,3 +88,13 @@ def test_a_row_of_discards_broken_into_groups_is_no_indicators() -> None:
     cfg = dict(one_per_kan=True, closed_ura=True)
     assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=None))[0].dora == (dora,)
     assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=0.5))[0].dora == ()
+
+
+def test_a_box_read_as_no_tile_beside_a_walls_indicator_is_none_of_its_faces() -> None:
+    laid = lay_out(**CLOSED, dora="4p", dead_wall=True)
+    (face,) = _role(laid, "dora")
+    unread = face + 1  # the stack after the indicator: its side boxed, read none, face more likely
+    laid.dets[unread] = with_alternatives(laid.dets[unread], [("none", 0.4), ("7s", 0.3),
+                                                                ("back", 0.1)])
+    assert analyse_layout(laid.dets, config=_cfg(wall_named=False))[0].dora == (face, unread)
+    assert analyse_layout(laid.dets, config=_cfg(wall_named=True))[0].dora == (face,)
