@@ -11,8 +11,7 @@ from agari.engine import Rules, WinContext
 from agari.engine.errors import InvalidHand, NotAgari, NoTiles, NoYaku
 from agari.vision.reading_checks import Situation
 
-import agari.pipeline as pipeline
-from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, PipelineConfig, RetryConfig, read_photo
+from agari.pipeline import DEFAULT_PIPELINE, PipelineConfig, RetryConfig, read_photo
 
 SITUATION = Situation(Rules.preset("tenhou"), WinContext())
 PHOTO = np.zeros((1080, 1920, 3), np.uint8)
@@ -35,37 +34,8 @@ def reading(hand: str, dora: tuple[str, ...] = (), *, confidence: float = 0.8,
 
 
 @pytest.fixture
-def scales(monkeypatch):
-    """Stages 1-4 stubbed: what a photo reads as depends only on the locator's working-image
-    cap (``hands[cap]``: a reading, or absent for "no hand"; caps in ``failure["no_tile_at"]``
-    find no tile); the caps asked are recorded."""
-    asked: list[float] = []
-    hands: dict[float, SimpleNamespace] = {}
-    failure = {"error": InvalidHand("got 12 tiles")}
-    nets: list = []
-
-    def locate(image, *, config, judge=None, reader=None, cores_of=None):
-        cores_of(image, config.cores)
-        return config.max_pixels
-
-    def find_cores(bgr, cfg):
-        nets.append(cfg)
-        return []
-
-    def read_once(image, situation, locate, **kw):
-        cap = locate(image)
-        asked.append(cap)
-        if cap in failure.get("no_tile_at", ()):
-            raise NoTiles("no tiles found in the image")
-        if cap in hands:
-            return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
-        return PhotoResult("", 1920, 1080, error=failure["error"], timings=(("all", 1.0),))
-
-    monkeypatch.setattr(pipeline, "locate", locate)
-    monkeypatch.setattr(pipeline, "_read_once", read_once)
-    monkeypatch.setattr(pipeline, "find_cores", find_cores)
-    failure["nets"] = nets
-    return asked, hands, failure
+def scales(photo_scales):
+    return photo_scales
 
 
 def test_a_photo_that_makes_a_hand_is_read_once(scales):

@@ -11,7 +11,6 @@ from agari.engine import Rules, WinContext
 from agari.engine.errors import InvalidHand
 from agari.vision.reading_checks import Situation
 
-import agari.pipeline as pipeline
 from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, PipelineConfig, read_photo
 from agari.retry import RetryConfig, retried
 
@@ -34,25 +33,9 @@ def reading(hand: str, *, confidence: float = 0.4, corrections: tuple = ()) -> S
 
 
 @pytest.fixture
-def scales(monkeypatch):
-    """Stages 1-4 stubbed: a reading per working-image cap (``hands``), else "no hand"."""
-    asked: list[float] = []
-    hands: dict[float, SimpleNamespace] = {}
-
-    def locate(image, *, config, judge=None, reader=None, cores_of=None):
-        return config.max_pixels
-
-    def read_once(image, situation, locate, **kw):
-        cap = locate(image)
-        asked.append(cap)
-        if cap in hands:
-            return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
-        return PhotoResult("", 1920, 1080, error=InvalidHand("got 12 tiles"),
-                           timings=(("all", 1.0),))
-
-    monkeypatch.setattr(pipeline, "locate", locate)
-    monkeypatch.setattr(pipeline, "_read_once", read_once)
-    monkeypatch.setattr(pipeline, "find_cores", lambda bgr, cfg: [])
+def scales(photo_scales):
+    """Stages 1-4 stubbed (`photo_scales`): a reading per working-image cap, else "no hand"."""
+    asked, hands, _ = photo_scales
     return asked, hands
 
 

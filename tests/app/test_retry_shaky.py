@@ -11,7 +11,6 @@ from agari.engine import Rules, WinContext
 from agari.engine.errors import InvalidHand, NoYaku
 from agari.vision.reading_checks import Situation
 
-import agari.pipeline as pipeline
 from agari.pipeline import DEFAULT_PIPELINE, PhotoResult, PipelineConfig, read_photo
 from agari.retry import DEFAULT_RETRY, RetryConfig, no_hand
 
@@ -51,25 +50,9 @@ def test_zero_never_counts_a_hand_as_none():
 
 
 @pytest.fixture
-def scales(monkeypatch):
-    """What a photo reads as depends only on the locator's working-image cap."""
-    asked: list[float] = []
-    hands: dict[float, SimpleNamespace] = {}
-
-    def locate(image, *, config, judge=None, reader=None, cores_of=None):
-        return config.max_pixels
-
-    def read_once(image, situation, locate, **kw):
-        cap = locate(image)
-        asked.append(cap)
-        if cap in hands:
-            return PhotoResult("", 1920, 1080, reading=hands[cap], timings=(("all", 1.0),))
-        return PhotoResult("", 1920, 1080, error=InvalidHand("got 12 tiles"),
-                           timings=(("all", 1.0),))
-
-    monkeypatch.setattr(pipeline, "locate", locate)
-    monkeypatch.setattr(pipeline, "_read_once", read_once)
-    monkeypatch.setattr(pipeline, "find_cores", lambda bgr, cfg: [])
+def scales(photo_scales):
+    """Stages 1-4 stubbed (`photo_scales`): a reading per working-image cap, else "no hand"."""
+    asked, hands, _ = photo_scales
     return asked, hands
 
 
