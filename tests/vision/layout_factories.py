@@ -115,6 +115,14 @@ def lay_out(concealed: str, win: str | None = None, melds: tuple = (), *, dora: 
     return out
 
 
+def discard_behind_the_dora(laid, origin=(200.0, 600.0)) -> int:
+    """Adds someone's discard (8m) just behind the dora `lay_out` placed, one tile height
+    beyond them, with the role `other`; its index."""
+    laid.dets.append(_det("8m", _quad(3.0 * W, 2.5 * H + 1.15 * H, W, H, origin, 0.0)))
+    laid.roles.append("other")
+    return len(laid.dets) - 1
+
+
 def with_alternatives(det: TileDetection, alts: list[tuple[str, float]]) -> TileDetection:
     """A copy of ``det`` whose classifier output is ``alts`` (best first)."""
     name, p = alts[0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out, with_alternatives
+from layout_factories import H, W, _det, _quad, discard_behind_the_dora, lay_out, with_alternatives
 
 ORIGIN = (200.0, 600.0)
 CLOSED = dict(concealed="123m456p789s1122z", win="2z")
@@ -22,17 +22,10 @@ def _role(laid, role: str) -> tuple[int, ...]:
     return tuple(i for i, r in enumerate(laid.roles) if r == role)
 
 
-def _behind_the_dora(laid) -> int:
-    """A discard just behind the dora, one tile height beyond them."""
-    laid.dets.append(_det("8m", _quad(3.0 * W, 2.5 * H + 1.15 * H, W, H, ORIGIN, 0.0)))
-    laid.roles.append("other")
-    return len(laid.dets) - 1
-
-
 def test_by_an_open_hand_a_tile_behind_the_dora_is_no_dora_with_them_for_ura() -> None:
     laid = lay_out(**OPEN, dora="4p")
     (dora,) = _role(laid, "dora")
-    behind = _behind_the_dora(laid)
+    behind = discard_behind_the_dora(laid)
     assert [m.kind for m in analyse_layout(laid.dets)[0].melds] == ["open"]
     off = analyse_layout(laid.dets, config=_cfg(closed_ura=False))[0]
     assert (off.dora, off.ura) == ((behind,), (dora,))

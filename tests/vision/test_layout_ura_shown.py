@@ -6,24 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
+from layout_factories import discard_behind_the_dora, lay_out
 
 HAND = dict(concealed="123m456p789s1122z", win="2z")
-ORIGIN = (200.0, 600.0)
 NO_URA = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, ura_shown=False))
-
-
-def _behind_the_dora(laid) -> int:
-    """A tile (someone's discard) just behind the dora, one tile height beyond them."""
-    laid.dets.append(_det("8m", _quad(3.0 * W, 2.5 * H + 1.15 * H, W, H, ORIGIN, 0.0)))
-    laid.roles.append("other")
-    return len(laid.dets) - 1
 
 
 def test_with_ura_shown_a_tile_behind_the_dora_takes_them_for_its_ura() -> None:
     laid = lay_out(**HAND, dora="4p")
     (dora,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
-    behind = _behind_the_dora(laid)
+    behind = discard_behind_the_dora(laid)
     plan = analyse_layout(laid.dets)[0]
     assert (plan.dora, plan.ura) == ((behind,), (dora,))
 
@@ -31,7 +23,7 @@ def test_with_ura_shown_a_tile_behind_the_dora_takes_them_for_its_ura() -> None:
 def test_without_ura_the_tile_nearer_the_hand_is_the_dora() -> None:
     laid = lay_out(**HAND, dora="4p")
     (dora,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
-    _behind_the_dora(laid)
+    discard_behind_the_dora(laid)
     plan = analyse_layout(laid.dets, config=NO_URA)[0]
     assert (plan.dora, plan.ura) == ((dora,), ())
 
