@@ -27,16 +27,17 @@ def rect_quad(rect: tuple) -> np.ndarray:
     return cv2.boxPoints(rect).astype(np.float32)
 
 
-def fit_quad(contour: np.ndarray) -> np.ndarray:
+def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray:
     """A perspective quad around a contour: a convex 4-gon if one fits, else the min-area box.
 
     Args:
         contour: int32 or float32 ``(N, 1, 2)`` contour points.
+        hull: ``cv2.convexHull(contour)``, when the caller has it.
 
     Returns:
         float32 ``(4, 2)`` corners, in no particular order (see `order_quad`).
     """
-    hull = cv2.convexHull(contour)
+    hull = cv2.convexHull(contour) if hull is None else hull
     hull_area = cv2.contourArea(hull)
     peri = cv2.arcLength(hull, True)
     for eps in QUAD_FIT_EPSILON:

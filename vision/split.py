@@ -13,7 +13,9 @@ split again, so staggered and slightly curved rows come apart cleanly.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -155,20 +157,29 @@ def split_region(
     known = rect
     while stack:
         c, seam, cuts = stack.pop()
-        rect, known = (cv2.minAreaRect(c) if known is None else known), None
+        hull = None
+        if known is None:
+            # The box of the hull is the contour's own (`cv2.minAreaRect` takes the hull of
+            # its points first, and a hull's hull is itself, in the same order); the hull
+            # serves the quad fit or the frame's corners as well.
+            hull = cv2.convexHull(c)
+            rect = cv2.minAreaRect(hull)
+        else:
+            rect = known
+        known = None
         w, h = rect[1]
         if min(w, h) < cfg.min_fraction * size.short or max(w, h) > cfg.max_tiles * size.long:
             continue
         if fits_one(w, h, size, cfg):
             box = w * h
             fill = cv2.contourArea(c) / box if box > 0 else 0.0
-            out.append(Piece(fit_quad(c), float(fill), seam, cuts))
+            out.append(Piece(fit_quad(c, hull), float(fill), seam, cuts))
             continue
         if cuts > 2 * cfg.max_tiles:
             continue
         if math.hypot(w, h) < cfg.min_cut_length * size.short:
             continue  # no side of any frame in this box reaches it: spare `place` too
-        placed = place(c, rect, cfg.pad)
+        placed = place(c, rect, cfg.pad, hull)
         if not _cuttable(placed.width, placed.height, size, cfg):
             continue  # no side to cut across (`_plan` would find none): spare the warp
         frame = rectify(gray, c, rect, cfg.pad, placed)
@@ -315,16 +326,10 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         if peaks is not None:
             peaks[(b, n)] = peak
     gain = prof[peak].astype(float).tolist()
-    steps: list[tuple[int, float]] = []
     other = cfg.alt_width_cost if alt_cost is None else alt_cost
-    for width, extra in ((main, 0.0), (alt, other)):
-        k_lo = max(1, math.floor(width * (1 - tol) / b))
-        k_hi = math.ceil(width * (1 + tol) / b)
-        for k in range(k_lo, k_hi + 1):
-            cost = extra + cfg.width_penalty * abs(math.log(k * b / width))
-            steps.append((k, cost))
+    steps = _steps(main, alt, b, tol, other, cfg.width_penalty)
     slack = int(cfg.end_slack * short / b)
-    best, back = _dp_table(gain, _undominated(steps), slack, cfg.cut_cost)
+    best, back = _dp_table(gain, steps, slack, cfg.cut_cost)
     ends = [i for i in range(max(1, n - slack), n + 1) if back[i] != -1]
     if not ends:
         return None
@@ -338,6 +343,22 @@ def _dp_cuts(prof: np.ndarray, start: float, end: float, main: float, alt: float
         return None
     cuts.reverse()
     return [peak[c] for c in cuts], [gain[c] for c in cuts]
+
+
+@functools.lru_cache(maxsize=4096)
+def _steps(main: float, alt: float, b: float, tol: float, other: float, penalty: float
+           ) -> tuple[tuple[int, float], ...]:
+    """The DP's undominated steps ``(bins, cost)``: ``main`` wide, or at ``other`` more
+    ``alt`` wide, within ``tol``, in bins of ``b`` (kept: a photo's regions share a few
+    tile sizes, and each is split along both axes)."""
+    steps: list[tuple[int, float]] = []
+    for width, extra in ((main, 0.0), (alt, other)):
+        k_lo = max(1, math.floor(width * (1 - tol) / b))
+        k_hi = math.ceil(width * (1 + tol) / b)
+        for k in range(k_lo, k_hi + 1):
+            cost = extra + penalty * abs(math.log(k * b / width))
+            steps.append((k, cost))
+    return tuple(_undominated(steps))
 
 
 DOMINATED = 1e-9
@@ -359,7 +380,7 @@ def _undominated(steps: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return [(k, cost) for k, cost in steps if cost <= cheapest[k] + DOMINATED]
 
 
-def _dp_table(gain: list[float], steps: list[tuple[int, float]], slack: int, cut_cost: float
+def _dp_table(gain: list[float], steps: Sequence[tuple[int, float]], slack: int, cut_cost: float
               ) -> tuple[list[float], list[int]]:
     """The DP's table: ``best[i]``, the score of the best cuts ending with a cut at bin
     ``i``, and ``back[i]``, the previous cut (-1 for a start position: the region's first

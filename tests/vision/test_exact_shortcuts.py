@@ -1,0 +1,70 @@
+"""The locator's speed shortcuts give what the plain OpenCV calls give, to the bit."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from agari.vision.quads import fit_quad
+from agari.vision.regions import contour_sizes
+from agari.vision.split import SplitConfig, _steps, _undominated
+
+
+def _blobs(seed: int, shape: tuple[int, int] = (90, 120)) -> np.ndarray:
+    """A binary image of random specks, bars and plates (touching, holed, one pixel wide)."""
+    rng = np.random.default_rng(seed)
+    img = (rng.random(shape) > 0.7).astype(np.uint8)
+    for _ in range(6):
+        x, y = rng.integers(0, shape[1] - 20), rng.integers(0, shape[0] - 20)
+        w, h = rng.integers(1, 40), rng.integers(1, 30)
+        img[y:y + h, x:x + w] = rng.integers(0, 2)
+    return img
+
+
+def _contours(seed: int) -> list[np.ndarray]:
+    out: list[np.ndarray] = []
+    img = _blobs(seed)
+    for mode in (cv2.RETR_EXTERNAL, cv2.RETR_LIST):
+        for chain in (cv2.CHAIN_APPROX_SIMPLE, cv2.CHAIN_APPROX_NONE):
+            found, _ = cv2.findContours(img, mode, chain)
+            out += list(found)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_contour_sizes_are_opencvs_areas_and_counts(seed: int) -> None:
+    contours = _contours(seed)
+    areas, counts = contour_sizes(contours)
+    assert areas.dtype == np.float64
+    assert areas.tolist() == [cv2.contourArea(c) for c in contours]
+    assert counts.tolist() == [len(c) for c in contours]
+
+
+def test_contour_sizes_of_no_contours() -> None:
+    areas, counts = contour_sizes(())
+    assert areas.shape == (0,) and counts.shape == (0,)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hulls_box_and_quad_are_the_contours_own(seed: int) -> None:
+    # The splitter measures a piece's box and fits its quad on its hull, made once.
+    for c in _contours(seed):
+        hull = cv2.convexHull(c)
+        assert cv2.minAreaRect(hull) == cv2.minAreaRect(c)
+        assert fit_quad(c, hull).tobytes() == fit_quad(c).tobytes()
+
+
+def test_kept_steps_are_those_made_afresh() -> None:
+    cfg = SplitConfig()
+    for short, long_, tol, other in ((31.0, 42.5, 0.28, 0.15), (12.3, 16.0, 0.1, 0.35),
+                                     (50.0, 50.0, 0.28, 0.0)):
+        b = max(1.0, min(short / cfg.bins_per_tile, short * tol / 1.5))
+        steps = []
+        for width, extra in ((short, 0.0), (long_, other)):
+            for k in range(max(1, math.floor(width * (1 - tol) / b)),
+                           math.ceil(width * (1 + tol) / b) + 1):
+                steps.append((k, extra + cfg.width_penalty * abs(math.log(k * b / width))))
+        assert list(_steps(short, long_, b, tol, other, cfg.width_penalty)) \
+            == _undominated(steps)
