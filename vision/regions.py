@@ -357,7 +357,6 @@ class LevelContours:
         self._col_max: np.ndarray | None = None
         self._traced: dict[float, tuple[np.ndarray, ...]] = {}
         self._areas: dict[float, list[float]] = {}
-        self._sizes: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._rects: dict[tuple[float, int], tuple] = {}
         self._levels: dict[LevelConfig, np.ndarray] = {}
 
@@ -403,14 +402,8 @@ class LevelContours:
         """``cv2.contourArea`` of each contour `at` ``threshold`` (the proposals and the
         standing rows both filter the face levels' contours by area)."""
         if threshold not in self._areas:
-            self._areas[threshold] = self.sizes(threshold)[0].tolist()
+            self._areas[threshold] = list(map(cv2.contourArea, self.at(threshold)))
         return self._areas[threshold]
-
-    def sizes(self, threshold: float) -> tuple[np.ndarray, np.ndarray]:
-        """`areas` as float64 ``(N,)`` and each contour's point count, int ``(N,)``."""
-        if threshold not in self._sizes:
-            self._sizes[threshold] = contour_sizes(self.at(threshold))
-        return self._sizes[threshold]
 
     def rect(self, threshold: float, index: int) -> tuple:
         """``cv2.minAreaRect`` of contour ``index`` `at` ``threshold``."""
@@ -418,26 +411,6 @@ class LevelContours:
         if key not in self._rects:
             self._rects[key] = cv2.minAreaRect(self.at(threshold)[index])
         return self._rects[key]
-
-
-def contour_sizes(contours: tuple[np.ndarray, ...] | list[np.ndarray]
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """``cv2.contourArea`` of each int32 ``(N, 1, 2)`` contour as float64 ``(K,)``, and each
-    one's point count, int ``(K,)``: all at once (a level holds thousands of specks, and a
-    call each cost more than the sums). OpenCV sums the shoelace terms of whole-number
-    points in float64, where every partial sum is a whole number far below 2**53, so
-    exact: the same values as these integer sums, halved."""
-    counts = np.fromiter(map(len, contours), np.intp, len(contours))
-    if not len(counts):
-        return np.zeros(0, np.float64), counts
-    pts = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
-    starts = np.zeros(len(counts), np.intp)
-    np.cumsum(counts[:-1], out=starts[1:])
-    prev = np.arange(-1, len(pts) - 1)  # each point's predecessor, the last for the first
-    prev[starts] = starts + counts - 1
-    x, y = pts[:, 0], pts[:, 1]
-    twice = np.add.reduceat(x[prev] * y - y[prev] * x, starts)
-    return np.abs(twice) * 0.5, counts
 
 
 def level_regions(
@@ -471,10 +444,9 @@ def level_regions(
     for i, t in enumerate(thresholds):
         level = float(t)
         contours = traced.at(level)
-        areas, points = traced.sizes(level)
-        # Most contours are specks under the least area: one test of them all, in numpy.
-        fit = np.flatnonzero((areas >= min_area) & (areas <= max_area) & (points >= 4))
-        for j, area in zip(fit.tolist(), areas[fit].tolist(), strict=True):
+        for j, area in enumerate(traced.areas(level)):
+            if not min_area <= area <= max_area or len(contours[j]) < 4:
+                continue
             c = contours[j]
             rect = traced.rect(level, j)
             box = rect[1][0] * rect[1][1]

@@ -8,7 +8,6 @@ import cv2
 import numpy as np
 import pytest
 from agari.vision.quads import fit_quad
-from agari.vision.regions import contour_sizes
 from agari.vision.split import SplitConfig, _steps, _undominated
 
 
@@ -31,20 +30,6 @@ def _contours(seed: int) -> list[np.ndarray]:
             found, _ = cv2.findContours(img, mode, chain)
             out += list(found)
     return out
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_contour_sizes_are_opencvs_areas_and_counts(seed: int) -> None:
-    contours = _contours(seed)
-    areas, counts = contour_sizes(contours)
-    assert areas.dtype == np.float64
-    assert areas.tolist() == [cv2.contourArea(c) for c in contours]
-    assert counts.tolist() == [len(c) for c in contours]
-
-
-def test_contour_sizes_of_no_contours() -> None:
-    areas, counts = contour_sizes(())
-    assert areas.shape == (0,) and counts.shape == (0,)
 
 
 @pytest.mark.parametrize("seed", range(6))
