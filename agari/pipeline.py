@@ -43,6 +43,7 @@ from agari.vision.reading_cuts import Cuts, other_cuts
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
 from agari.vision.reread import reread_in_hand_frame
+from agari.vision.second_look import SecondLookConfig, second_look
 from agari.vision.wall_faces import DEFAULT_WALL_FACES, WallFacesConfig, find_wall_faces
 
 TOP_K = 5
@@ -110,6 +111,13 @@ class PipelineConfig:
     turned (`agari.vision.reread`), before the layout proper. On the 200 tuning renders
     (seeds 910000 and 920000) it halved the misread hand tiles (112 to 58) for 83 to 84
     exact hands and 55 to 58 exact scores; the real photos' variants 340 to 342 tiles."""
+    reread_both: bool = False
+    """Where re-reading a hand tile as it lies names another tile, less surely, keep both
+    cuts' names for the hand to choose from (`reread_in_hand_frame`'s ``both``) rather than
+    the first cut's alone."""
+    second_look: SecondLookConfig | None = None
+    """After re-reading the hand as it lies, read its doubtful tiles again turned 180° and
+    average the two answers (`agari.vision.second_look`); None (the default) skips it."""
     polarity: PolarityConfig | None = DEFAULT_POLARITY
     """Read the photo's tiles with each crop's lightness inverted where they read surer so
     (a dark-faced set, `agari.models.polarity`); None never."""
@@ -403,6 +411,7 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
         raise NoTiles("no tiles found in the image")
     classify = partial(clf.classify_detections, top_k=config.top_k)
     dets = classify(image, dets)
+    reader = clf
     if config.polarity is not None:
         reader = face_polarity(clf, image, dets, config.polarity)
         if reader is not clf:
@@ -430,8 +439,11 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
         dets = net_faces(image, dets, found, classify, config=config.net_faces)
         unturned = dets if same else net_faces(image, unturned, found, classify,
                                                config=config.net_faces)
+    look = None
+    if config.second_look is not None and hasattr(reader, "predict") and hasattr(reader, "spec"):
+        look = partial(second_look, reader, image, top_k=config.top_k, config=config.second_look)
     read = partial(_reread_and_read, image, classify=classify, situation=situation, name=name,
-                   flip=flip, config=config)
+                   flip=flip, config=config, look=look)
     result, t2 = read(dets)
     stages = (("locate", (t1 - t0) * 1e3), ("classify", (t2 - t1) * 1e3), *result.timings)
     if result.reading is None and isinstance(result.error, InvalidHand) and dets != unturned:
@@ -446,10 +458,11 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
 
 
 def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, situation,
-                     name: str, flip: bool | None, config: PipelineConfig
+                     name: str, flip: bool | None, config: PipelineConfig, look=None
                      ) -> tuple[PhotoResult, float]:
     """The hand's tiles re-read as they lie (if configured), then stages 3-4; with the
-    `time.perf_counter` at which the re-reading ended."""
+    `time.perf_counter` at which the re-reading ended. ``look``: ``(dets, only=) -> dets``,
+    a second look at the doubtful ones (`agari.vision.second_look`), or None."""
     plans = None
     if config.reread:
         try:
@@ -457,10 +470,12 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
         except NoTiles:
             first = None  # nothing to re-read; stages 3-4 say so
         again = dets if first is None else reread_in_hand_frame(
-            image, dets, classify, layout=config.layout, plans=first)
+            image, dets, classify, layout=config.layout, plans=first, both=config.reread_both)
         if flip is None and all(a is b for a, b in zip(again, dets, strict=True)):
             plans = first  # no tile read again: the first layout is the layout (~4 ms saved)
         dets = again
+    if look is not None:
+        dets, plans = _looked_again(dets, plans, look, flip, config)
     cuts = None
     if config.other_cuts:
         try:
@@ -471,6 +486,23 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
     t = time.perf_counter()
     return read_detections(dets, situation, name=name, size=image.shape[1::-1], flip=flip,
                            config=config, plans=plans, cuts=cuts), t
+
+
+def _looked_again(dets: list[TileDetection], plans, look, flip: bool | None,
+                  config: PipelineConfig):
+    """``dets`` after `second_look` (at the tiles a layout gives a role, if so configured),
+    and ``plans`` where it changed nothing (None where it did: the layout is made again)."""
+    only = None
+    if config.second_look.hand_only:
+        try:
+            first = plans or analyse_layout(dets, config=config.layout, flip=flip)
+        except NoTiles:
+            return dets, plans
+        only, plans = set(first[0].role_of()), first
+    looked = look(dets, only=only)
+    if looked == dets:
+        return dets, plans
+    return looked, None
 
 
 COLOURLESS_NOTE = ("the photo has no colour: a red five cannot be told from a plain one; check "

@@ -45,7 +45,8 @@ Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], classify: Classify,
                          *, layout: LayoutConfig = DEFAULT_LAYOUT,
                          plans: Sequence[LayoutPlan] | None = None,
-                         wide: float | None = WIDE_RATIO) -> list[TileDetection]:
+                         wide: float | None = WIDE_RATIO, both: bool = False
+                         ) -> list[TileDetection]:
     """``dets`` with each hand tile read again as it lies, where that reads it more surely.
 
     A tile is read again when the first layout's plan cuts it differently from the
@@ -58,6 +59,12 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     upright neighbours, `wide_upright`) is read turned as well; where that names another
     tile, it is read by whichever cut names each class more surely (`either`), its quad and
     flag kept. ``wide``: None reads no tile turned for its shape.
+
+    ``both``: a tile whose cut as it lies names another tile, less surely than its first
+    cut, is read by whichever cut names each class more surely (`either`, quad and flag
+    kept) rather than by its first cut alone: the plan's frame is evidence too, and the
+    hand decides (an upright 9s boxed as a called tile reads 9p at 0.93 sideways, 9s at 0.79
+    upright in the hand's frame).
     """
     dets = list(dets)
     try:
@@ -76,6 +83,9 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     for (i, _), new in zip(todo, again[:len(todo)], strict=True):
         if likeliest_tile(new) > likeliest_tile(dets[i]):
             dets[i] = new
+        elif both and isinstance(new.label, Tile) and isinstance(dets[i].label, Tile) \
+                and new.label != dets[i].label:
+            dets[i] = either(dets[i], new)
     for i, new in zip(squat, again[len(todo):], strict=True):
         # A called tile boxed upright is cut as its face turned a quarter, which reads surely
         # as another tile (sideways 0m as 0s at 0.97, 4p as 2p); yet squat is no proof that
