@@ -115,6 +115,10 @@ class PipelineConfig:
     """Where re-reading a hand tile as it lies names another tile, less surely, keep both
     cuts' names for the hand to choose from (`reread_in_hand_frame`'s ``both``) rather than
     the first cut's alone."""
+    reread_unsure: float | None = None
+    """Re-reading the hand as it lies, a tile cut upright whose face is read less surely than
+    this is read turned a quarter too, and the hand chooses between the cuts
+    (`reread_in_hand_frame`'s ``unsure``); None reads only squat tiles so."""
     second_look: SecondLookConfig | None = None
     """After re-reading the hand as it lies, read its doubtful tiles again turned 180° and
     average the two answers (`agari.vision.second_look`); None (the default) skips it."""
@@ -470,7 +474,8 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
         except NoTiles:
             first = None  # nothing to re-read; stages 3-4 say so
         again = dets if first is None else reread_in_hand_frame(
-            image, dets, classify, layout=config.layout, plans=first, both=config.reread_both)
+            image, dets, classify, layout=config.layout, plans=first, both=config.reread_both,
+            unsure=config.reread_unsure)
         if flip is None and all(a is b for a, b in zip(again, dets, strict=True)):
             plans = first  # no tile read again: the first layout is the layout (~4 ms saved)
         dets = again

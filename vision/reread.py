@@ -45,8 +45,8 @@ Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], classify: Classify,
                          *, layout: LayoutConfig = DEFAULT_LAYOUT,
                          plans: Sequence[LayoutPlan] | None = None,
-                         wide: float | None = WIDE_RATIO, both: bool = False
-                         ) -> list[TileDetection]:
+                         wide: float | None = WIDE_RATIO, both: bool = False,
+                         unsure: float | None = None) -> list[TileDetection]:
     """``dets`` with each hand tile read again as it lies, where that reads it more surely.
 
     A tile is read again when the first layout's plan cuts it differently from the
@@ -65,6 +65,10 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     kept) rather than by its first cut alone: the plan's frame is evidence too, and the
     hand decides (an upright 9s boxed as a called tile reads 9p at 0.93 sideways, 9s at 0.79
     upright in the hand's frame).
+
+    ``unsure``: a hand tile cut upright whose face is read less surely than this is read
+    turned as well, whatever its shape, as a squat one is (a called 9p boxed upright, seen
+    from above and so about as wide as tall, reads 9s at 0.87 upright, 9p at 0.94 turned).
     """
     dets = list(dets)
     try:
@@ -76,6 +80,8 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     todo = [(i, replace(framed[i], sideways=i in called)) for i in sorted(plan.role_of())
             if cut_differently(dets[i], framed[i], i in called)]
     squat = [] if wide is None else wide_upright(framed, plan, called, wide)
+    if unsure is not None:
+        squat = sorted({*squat, *unsure_upright(dets, framed, plan, called, unsure)})
     if not todo and not squat:
         return dets
     again = classify(image, [d for _, d in todo] + [replace(framed[i], sideways=True)
@@ -121,10 +127,20 @@ def wide_upright(framed: Sequence[TileDetection], plan: LayoutPlan, called: set[
     return out
 
 
+def unsure_upright(dets: Sequence[TileDetection], framed: Sequence[TileDetection],
+                   plan: LayoutPlan, called: set[int], below: float) -> list[int]:
+    """The plan's hand-row tiles (not indicators) cut upright whose first name, a face, has
+    less probability than ``below``."""
+    roles = plan.role_of()
+    return [i for i in sorted(roles) if roles[i] not in ("dora", "ura") and i not in called
+            and not framed[i].sideways and isinstance(dets[i].label, Tile)
+            and dets[i].confidence is not None and dets[i].confidence < below]
+
+
 def likeliest_tile(det: TileDetection) -> float:
     """The probability of the detection's likeliest class other than ``none``."""
     return max((p for name, p in det.alternatives if name != NONE), default=0.0)
 
 
 __all__ = ["NEIGHBOURS", "WIDE_RATIO", "Classify", "likeliest_tile", "reread_in_hand_frame",
-           "wide_upright"]
+           "unsure_upright", "wide_upright"]

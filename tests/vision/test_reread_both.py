@@ -48,3 +48,28 @@ def test_without_both_the_surer_first_cut_alone_is_kept():
 
 def test_off_by_default():
     assert DEFAULT_PIPELINE.reread_both is False
+
+
+def _turned_reads_9p(image, dets):
+    """Reads a crop cut sideways as 9p (0.94), any other as 9s (0.87)."""
+    return [replace(d, label=Tile.parse("9p" if d.sideways else "9s"),
+                    confidence=0.94 if d.sideways else 0.87,
+                    alternatives=(("9p", 0.94),) if d.sideways else (("9s", 0.87),))
+            for d in dets]
+
+
+def test_an_unsure_upright_tile_is_read_turned_too_when_asked():
+    laid = lay_out("123m456p789s1z", "1z")
+    dets = list(laid.dets)
+    dets[8] = replace(dets[8], label=Tile.parse("9s"), confidence=0.87,
+                      alternatives=(("9s", 0.87), ("none", 0.05)))
+    assert reread_in_hand_frame(IMAGE, dets, _turned_reads_9p) == dets  # shaped as the rest
+    out = reread_in_hand_frame(IMAGE, dets, _turned_reads_9p, unsure=0.9)
+    assert dict(out[8].alternatives) == {"9p": 0.94, "9s": 0.87}
+    assert out[8].quad == dets[8].quad and not out[8].sideways
+    # Sure tiles are not read turned.
+    assert all(a is b for k, (a, b) in enumerate(zip(out, dets, strict=True)) if k != 8)
+
+
+def test_unsure_off_by_default():
+    assert DEFAULT_PIPELINE.reread_unsure is None
