@@ -111,10 +111,10 @@ class PipelineConfig:
     turned (`agari.vision.reread`), before the layout proper. On the 200 tuning renders
     (seeds 910000 and 920000) it halved the misread hand tiles (112 to 58) for 83 to 84
     exact hands and 55 to 58 exact scores; the real photos' variants 340 to 342 tiles."""
-    reread_both: bool = False
-    """Where re-reading a hand tile as it lies names another tile, less surely, keep both
-    cuts' names for the hand to choose from (`reread_in_hand_frame`'s ``both``) rather than
-    the first cut's alone."""
+    reread_both: float | None = None
+    """Where re-reading a hand tile as it lies names another tile at least this surely,
+    though less surely than its first cut, keep both cuts' names for the hand to choose from
+    (`reread_in_hand_frame`'s ``both``) rather than the first cut's alone; None never."""
     reread_unsure: float | None = None
     """Re-reading the hand as it lies, a tile cut upright whose face is read less surely than
     this is read turned a quarter too, and the hand chooses between the cuts

@@ -45,7 +45,7 @@ Classify = Callable[[np.ndarray, Sequence[TileDetection]], list[TileDetection]]
 def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], classify: Classify,
                          *, layout: LayoutConfig = DEFAULT_LAYOUT,
                          plans: Sequence[LayoutPlan] | None = None,
-                         wide: float | None = WIDE_RATIO, both: bool = False,
+                         wide: float | None = WIDE_RATIO, both: float | None = None,
                          unsure: float | None = None) -> list[TileDetection]:
     """``dets`` with each hand tile read again as it lies, where that reads it more surely.
 
@@ -60,11 +60,11 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     tile, it is read by whichever cut names each class more surely (`either`), its quad and
     flag kept. ``wide``: None reads no tile turned for its shape.
 
-    ``both``: a tile whose cut as it lies names another tile, less surely than its first
-    cut, is read by whichever cut names each class more surely (`either`, quad and flag
-    kept) rather than by its first cut alone: the plan's frame is evidence too, and the
-    hand decides (an upright 9s boxed as a called tile reads 9p at 0.93 sideways, 9s at 0.79
-    upright in the hand's frame).
+    ``both``: a tile whose cut as it lies names another tile at least this surely, though
+    less surely than its first cut, is read by whichever cut names each class more surely
+    (`either`, quad and flag kept) rather than by its first cut alone (None: never): the
+    plan's frame is evidence too, and the hand decides (an upright 9s boxed as a called tile
+    reads 9p at 0.93 sideways, 9s at 0.79 upright in the hand's frame).
 
     ``unsure``: a hand tile cut upright whose face is read less surely than this is read
     turned as well, whatever its shape, as a squat one is (a called 9p boxed upright, seen
@@ -89,8 +89,9 @@ def reread_in_hand_frame(image: np.ndarray, dets: Sequence[TileDetection], class
     for (i, _), new in zip(todo, again[:len(todo)], strict=True):
         if likeliest_tile(new) > likeliest_tile(dets[i]):
             dets[i] = new
-        elif both and isinstance(new.label, Tile) and isinstance(dets[i].label, Tile) \
-                and new.label != dets[i].label:
+        elif both is not None and isinstance(new.label, Tile) \
+                and isinstance(dets[i].label, Tile) and new.label != dets[i].label \
+                and (new.confidence or 0.0) >= both:
             dets[i] = either(dets[i], new)
     for i, new in zip(squat, again[len(todo):], strict=True):
         # A called tile boxed upright is cut as its face turned a quarter, which reads surely

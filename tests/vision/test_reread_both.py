@@ -32,7 +32,7 @@ def test_both_cuts_names_are_kept_where_they_name_other_tiles():
     laid = lay_out("123m456p789s1z", "1z")
     dets = list(laid.dets)
     dets[8] = _boxed_as_called(dets[8])  # the 9s
-    out = reread_in_hand_frame(IMAGE, dets, _upright_reads_9s, both=True)
+    out = reread_in_hand_frame(IMAGE, dets, _upright_reads_9s, both=0.5)
     assert dict(out[8].alternatives) == {"9p": 0.93, "9s": 0.79}
     assert str(out[8].label) == "9p"     # the surer cut still leads: the hand decides
     assert out[8].quad == dets[8].quad and out[8].sideways  # the first cut's quad and flag
@@ -46,8 +46,15 @@ def test_without_both_the_surer_first_cut_alone_is_kept():
     assert out[8] is dets[8]
 
 
+def test_an_unsure_cut_as_it_lies_adds_nothing():
+    laid = lay_out("123m456p789s1z", "1z")
+    dets = list(laid.dets)
+    dets[8] = _boxed_as_called(dets[8])
+    assert reread_in_hand_frame(IMAGE, dets, _upright_reads_9s, both=0.8)[8] is dets[8]
+
+
 def test_off_by_default():
-    assert DEFAULT_PIPELINE.reread_both is False
+    assert DEFAULT_PIPELINE.reread_both is None
 
 
 def _turned_reads_9p(image, dets):
