@@ -30,6 +30,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
+from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
@@ -77,6 +78,9 @@ class PipelineConfig:
     wall_faces: WallFacesConfig | None = DEFAULT_WALL_FACES
     """A dead wall's indicator the locator missed, read where the wall's stacks leave room,
     only where the layout finds no dora on a wall (`agari.vision.wall_faces`); None skips."""
+    indicator_faces: IndicatorFacesConfig | None = None
+    """Where the layout reads no dora, the core net's lone quads where indicators lie, read
+    (`agari.vision.indicator_faces`); None (the default) skips."""
     quarter: QuarterConfig | None = DEFAULT_QUARTER
     """After row completion, read each tile called ``none`` again with its corners named a
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
@@ -431,6 +435,9 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
     if config.wall_faces is not None:
         dets = find_wall_faces(image, dets, classify, layout=config.layout,
                                config=config.wall_faces)
+    if config.indicator_faces is not None and cores is not None:
+        dets = find_indicator_faces(image, dets, cores() or [], classify, layout=config.layout,
+                                    config=config.indicator_faces)
     unturned = dets
     if config.quarter is not None:
         dets = turn_unread(image, dets, classify, config=config.quarter)

@@ -64,6 +64,10 @@ class WallFacesConfig:
     firm_back: float = 0.5
     max_tries: int = 8
     """Most quads read per photo (nearest rows first)."""
+    shifts: tuple[float, ...] = ()
+    """Each quad is also read moved along the row by these fractions of the wall's pitch;
+    the surest face reading of them stands. A quad stepped from a neighbouring stack lands
+    off an indicator where the locator's boxes are unevenly spaced. Empty: the quad alone."""
     rescue_floor: float | None = 0.3
     """A quad read as a face at least this likely, but not surely, is re-framed (moved,
     trimmed: `agari.vision.reframe`) and kept if it then reads surely: a stepped quad lands
@@ -102,23 +106,24 @@ def find_wall_faces(image: np.ndarray, dets: Sequence[TileDetection], classify: 
         return dets  # no wall near the hand, or its indicators were read
     trials, anchors = [], []
     size = (image.shape[1], image.shape[0])
+    moves = (0.0, *config.shifts)
     for _, quads in walls:
-        for q, anchor in quads:
+        for q, anchor, stride in quads:
             if len(trials) >= config.max_tries:
                 break
             if inside_image(q, size) and not _blocked(q, dets, config):
-                trials.append(TileDetection(as_quad(q)))
+                trials.append([q + stride * m for m in moves])
                 anchors.append(anchor)
     if stats is not None:
         stats["tried"] = stats.get("tried", 0) + len(trials)
     if not trials:
         return dets
-    read = classify(image, trials)
+    read = _surest(image, trials, classify, size, config)
     if config.rescue_floor is not None:
-        read = _rescued(image, read, classify, config)
+        read = rescued(image, read, classify, config)
     found = []
     for det, anchor in zip(read, anchors, strict=True):
-        if _accepted(det, config) and not any(
+        if accepted(det, config) and not any(
                 quad_overlap(np.asarray(det.quad), np.asarray(f.quad)) > config.max_overlap
                 for f, _ in found):
             found.append((det, anchor))
@@ -136,23 +141,43 @@ def find_wall_faces(image: np.ndarray, dets: Sequence[TileDetection], classify: 
     return out
 
 
-def _rescued(image: np.ndarray, read: list[TileDetection], classify: Classify,
+def _surest(image: np.ndarray, trials: list[list[np.ndarray]], classify: Classify,
+            size: tuple[int, int], cfg: WallFacesConfig) -> list[TileDetection]:
+    """Per trial, the reading of its quads (the first, then its moves along the row) with the
+    most face probability; a move is read only where it lies inside the image and is not
+    `_blocked` (the first is read either way)."""
+    flat, owner = [], []
+    for k, quads in enumerate(trials):
+        for m, q in enumerate(quads):
+            if m == 0 or inside_image(q, size):
+                flat.append(TileDetection(as_quad(q)))
+                owner.append(k)
+    read = classify(image, flat)
+    best: list[TileDetection | None] = [None] * len(trials)
+    for k, d in zip(owner, read, strict=True):
+        if best[k] is None or face_probability(d) > face_probability(best[k]):
+            best[k] = d
+    return [d for d in best if d is not None]
+
+
+def rescued(image: np.ndarray, read: list[TileDetection], classify: Classify,
              cfg: WallFacesConfig) -> list[TileDetection]:
     """``read`` with its likely but unsure faces re-framed where that reads them surely."""
     weak = [k for k, d in enumerate(read)
-            if not _accepted(d, cfg) and face_probability(d) >= cfg.rescue_floor]
+            if not accepted(d, cfg) and face_probability(d) >= cfg.rescue_floor]
     if not weak:
         return read
     rescue = ReframeConfig(weak_confidence=1.0, accept_confidence=cfg.accept, sideways=False)
     again = reframe(image, [read[k] for k in weak], classify, config=rescue)
     out = list(read)
     for k, new in zip(weak, again, strict=True):
-        if new is not read[k] and _accepted(new, cfg):
+        if new is not read[k] and accepted(new, cfg):
             out[k] = new
     return out
 
 
-def _accepted(det: TileDetection, cfg: WallFacesConfig) -> bool:
+def accepted(det: TileDetection, cfg: WallFacesConfig) -> bool:
+    """``det`` is read as a face surely enough (`WallFacesConfig.accept`, `accept_white`)."""
     if not isinstance(det.label, Tile):
         return False
     return det.confidence >= (cfg.accept_white if det.label == WHITE_DRAGON else cfg.accept)
@@ -174,9 +199,10 @@ def _blocked(q: np.ndarray, dets: list[TileDetection], cfg: WallFacesConfig) -> 
 
 
 def _wall_rows(dets: list[TileDetection], plan: LayoutPlan, layout: LayoutConfig,
-               cfg: WallFacesConfig) -> list[tuple[list[int], list[tuple[np.ndarray, object]]]]:
+               cfg: WallFacesConfig
+               ) -> list[tuple[list[int], list[tuple[np.ndarray, object, np.ndarray]]]]:
     """Rows of backs near the hand (nearest first): their members and the quads to read,
-    each with the back it was stepped from."""
+    each with the back it was stepped from and the wall's stride (pitch along the row)."""
     placed = set(plan.hand_tiles)
     if not placed:
         return []
@@ -212,8 +238,9 @@ def _wall_rows(dets: list[TileDetection], plan: LayoutPlan, layout: LayoutConfig
 
 
 def _steps(dets: list[TileDetection], backs: list[int], quads: np.ndarray,
-           cfg: WallFacesConfig) -> list[tuple[np.ndarray, object]]:
-    """Quads where a stack of this row of backs is missing: in its gaps, beyond its ends."""
+           cfg: WallFacesConfig) -> list[tuple[np.ndarray, object, np.ndarray]]:
+    """Quads where a stack of this row of backs is missing: in its gaps, beyond its ends;
+    each with the back it was stepped from and the stride between stacks."""
     frame = frame_of_row(dets, backs)
     ext = frame.project(quads)
     cols = columns_of(backs, ext)
@@ -225,14 +252,15 @@ def _steps(dets: list[TileDetection], backs: list[int], quads: np.ndarray,
         return []
     pitch = median(np.asarray(touching))
     along = np.asarray(frame.along, np.float64)
-    out: list[tuple[np.ndarray, object]] = []
+    stride = along * pitch
+    out: list[tuple[np.ndarray, object, np.ndarray]] = []
     for k, d in enumerate(diffs):
         stacks = round(d / pitch)
         if 2 <= stacks <= cfg.gap_stacks + 1 and abs(d / pitch - stacks) <= cfg.fit:
             step = d / stacks
             for m in range(1, stacks):
-                out.append((quads[tops[k]] + along * step * m, dets[tops[k]]))
+                out.append((quads[tops[k]] + along * step * m, dets[tops[k]], stride))
     if cfg.ends:
-        out.append((quads[tops[0]] - along * pitch, dets[tops[0]]))
-        out.append((quads[tops[-1]] + along * pitch, dets[tops[-1]]))
+        out.append((quads[tops[0]] - stride, dets[tops[0]], stride))
+        out.append((quads[tops[-1]] + stride, dets[tops[-1]], stride))
     return out

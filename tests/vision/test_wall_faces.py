@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 from agari.engine.tiles import Tile
 from agari.vision.layout import analyse_layout
-from agari.vision.wall_faces import find_wall_faces
+from agari.vision.wall_faces import WallFacesConfig, find_wall_faces
 from layout_factories import lay_out
 
 IMAGE = np.zeros((1080, 1920, 3), np.uint8)
@@ -79,3 +79,13 @@ def test_nothing_is_read_without_a_row_of_backs() -> None:
     reader = Reader((0, 0))
     assert find_wall_faces(IMAGE, laid.dets, reader) == laid.dets
     assert reader.asked == 0
+
+
+def test_a_quad_stepped_off_the_indicator_is_read_moved_along_the_row() -> None:
+    dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
+    off = centre + np.asarray([12.0, 0.0])  # the indicator lies 12 px (0.3 stacks) along
+    assert find_wall_faces(IMAGE, dets, Reader(off)) == dets
+    found = find_wall_faces(IMAGE, dets, Reader(off),
+                            config=WallFacesConfig(shifts=(-0.3, -0.15, 0.15, 0.3)))
+    plan = analyse_layout(found)[0]
+    assert [str(found[i].label) for i in plan.dora] == ["7s"]
