@@ -1,9 +1,5 @@
 """Work started beside the caller's own: OpenCV and onnxruntime release the GIL, so a
-second thread runs their calls while the caller's thread does other work.
-
-On a machine of two CPUs or fewer, OpenCV runs each call on its caller's thread alone
-(`serial_opencv`): agari's own threads keep the CPUs busy, and OpenCV's pool on top of
-them only hands stripes back and forth."""
+second thread runs their calls while the caller's thread does other work."""
 
 from __future__ import annotations
 
@@ -14,32 +10,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-import cv2
-from agari.engine.cpus import usable_cpus
-
 T = TypeVar("T")
-
-SERIAL_OPENCV_CPUS = 2
-"""Up to this many usable CPUs, OpenCV's own thread pool is turned off (`serial_opencv`)."""
-
-
-def serial_opencv(cpus: int | None = None) -> bool:
-    """Turn OpenCV's own thread pool off where the process has `SERIAL_OPENCV_CPUS` CPUs or
-    fewer (``cpus``: that count, default `usable_cpus`); True if it did.
-
-    The locator splits its work over two threads of its own (`beside`, `in_turn`); OpenCV
-    splitting each call over the same two CPUs again only adds hand-offs and the pool's
-    spinning. Interleaved runs of `agari.vision.locate.locate` (default config) on 1080p
-    renders 20000-20011, ten runs each way on the shared two-CPU machine: CPU 87.8 -> 81.6
-    ms a photo, wall 187 -> 174 ms (medians). OpenCV's results do not depend on how many
-    threads compute them: the same detections, to the bit."""
-    if (usable_cpus() if cpus is None else cpus) > SERIAL_OPENCV_CPUS:
-        return False
-    cv2.setNumThreads(1)
-    return True
-
-
-serial_opencv()
 
 _idle: list[queue.SimpleQueue] = []
 """The inboxes of the helper threads waiting for work (`beside`)."""
@@ -120,4 +91,4 @@ def in_turn(tasks: Sequence[Callable[[], T]], order: Sequence[int], *, name: str
     return finish
 
 
-__all__ = ["beside", "in_turn", "serial_opencv"]
+__all__ = ["beside", "in_turn"]

@@ -54,16 +54,3 @@ def test_kept_steps_are_those_made_afresh() -> None:
         assert list(_steps(short, long_, b, tol, other, cfg.width_penalty)) \
             == _undominated(steps)
 
-
-def test_opencv_runs_serial_only_on_small_machines() -> None:
-    from agari.vision.threads import SERIAL_OPENCV_CPUS, serial_opencv
-
-    before = cv2.getNumThreads()
-    try:
-        cv2.setNumThreads(2)
-        assert not serial_opencv(SERIAL_OPENCV_CPUS + 1)
-        assert cv2.getNumThreads() == 2  # a bigger machine keeps OpenCV's own threads
-        assert serial_opencv(SERIAL_OPENCV_CPUS)
-        assert cv2.getNumThreads() == 1
-    finally:
-        cv2.setNumThreads(before)
