@@ -65,9 +65,10 @@ class WallFacesConfig:
     max_tries: int = 8
     """Most quads read per photo (nearest rows first)."""
     shifts: tuple[float, ...] = ()
-    """Each quad is also read moved along the row by these fractions of the wall's pitch;
-    the surest face reading of them stands. A quad stepped from a neighbouring stack lands
-    off an indicator where the locator's boxes are unevenly spaced. Empty: the quad alone."""
+    """Where a quad reads no face surely (re-framed too), it is read moved along the row by
+    these fractions of the wall's pitch, and the surest sure face of them stands. A quad
+    stepped from a neighbouring stack lands off an indicator where the locator's boxes are
+    unevenly spaced. Empty: the quad alone."""
     rescue_floor: float | None = 0.3
     """A quad read as a face at least this likely, but not surely, is re-framed (moved,
     trimmed: `agari.vision.reframe`) and kept if it then reads surely: a stepped quad lands
@@ -118,9 +119,17 @@ def find_wall_faces(image: np.ndarray, dets: Sequence[TileDetection], classify: 
         stats["tried"] = stats.get("tried", 0) + len(trials)
     if not trials:
         return dets
-    read = _surest(image, trials, classify, size, config)
+    read = classify(image, [TileDetection(as_quad(t[0])) for t in trials])
     if config.rescue_floor is not None:
         read = rescued(image, read, classify, config)
+    if config.shifts:
+        # The moves only where the quad itself reads no face surely, even re-framed: a move
+        # lands on a neighbouring stack's side as readily as on the indicator.
+        todo = [k for k, d in enumerate(read) if not accepted(d, config)]
+        moved = _surest(image, [trials[k][1:] for k in todo], classify, size)
+        for k, d in zip(todo, moved, strict=True):
+            if d is not None and accepted(d, config):
+                read[k] = d
     found = []
     for det, anchor in zip(read, anchors, strict=True):
         if accepted(det, config) and not any(
@@ -142,22 +151,20 @@ def find_wall_faces(image: np.ndarray, dets: Sequence[TileDetection], classify: 
 
 
 def _surest(image: np.ndarray, trials: list[list[np.ndarray]], classify: Classify,
-            size: tuple[int, int], cfg: WallFacesConfig) -> list[TileDetection]:
-    """Per trial, the reading of its quads (the first, then its moves along the row) with the
-    most face probability; a move is read only where it lies inside the image and is not
-    `_blocked` (the first is read either way)."""
+            size: tuple[int, int]) -> list[TileDetection | None]:
+    """Per trial, the reading of its quads inside the image with the most face probability
+    (None where none lies inside)."""
     flat, owner = [], []
     for k, quads in enumerate(trials):
-        for m, q in enumerate(quads):
-            if m == 0 or inside_image(q, size):
+        for q in quads:
+            if inside_image(q, size):
                 flat.append(TileDetection(as_quad(q)))
                 owner.append(k)
-    read = classify(image, flat)
     best: list[TileDetection | None] = [None] * len(trials)
-    for k, d in zip(owner, read, strict=True):
+    for k, d in zip(owner, classify(image, flat) if flat else [], strict=True):
         if best[k] is None or face_probability(d) > face_probability(best[k]):
             best[k] = d
-    return [d for d in best if d is not None]
+    return best
 
 
 def rescued(image: np.ndarray, read: list[TileDetection], classify: Classify,
