@@ -125,6 +125,17 @@ class LayoutConfig:
     1000036). With `LyingConfig.around_kans`, interleaved read_photo A/B (hands/scores/
     layouts): 1000000 66/61/43 -> 68/62/44 (wrong-role hand tiles 129 -> 121), 950000,
     990000, 980000, 970000 the same; real photos and variants the same (368/390, 19/30)."""
+    last_wins: bool = False
+    """A complete hand that shows no tile set apart is also offered, just before it, with its
+    last concealed tile as the winning tile (`_last_wins`): the winning tile is laid last,
+    and where its gap is lost among the row's (loose quads, a small hand) the hand read
+    with no winning tile at all, never an exact one for `bench/photo_eval.py` (tuning renders
+    1020021, 1020030, 1020031). The reading keeps the hand without it where that tile scores
+    nothing. Off: `agari photo` scores every candidate where no tile is set apart (docs/
+    photo.md, `win_candidates`), which this replaces with a guess. Stages 3-4 replayed on the
+    final detections at b77694d (hands/layouts/scores): 1020000 66/51/68 -> 70/53/69, 950000
+    67/41/64 -> 70/44/65, 990000 71/59/71 -> 72/60/71, 1000000 and 980000 the same; in all 8
+    hands gained the true winning tile was the last concealed one, in none the first."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -243,8 +254,11 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
         others = sorted(set(leftover) | set(extras.others) | set(not_tiles))
         win = plan.win if plan.win is not None else extras.win
         notes = plan.notes + extras.notes
-        out.append(LayoutPlan(plan.frame, plan.concealed, win, plan.melds, extras.dora,
-                              extras.ura, tuple(others), plan.flipped, notes, plan.apart))
+        laid = LayoutPlan(plan.frame, plan.concealed, win, plan.melds, extras.dora,
+                          extras.ura, tuple(others), plan.flipped, notes, plan.apart)
+        if config.last_wins and (last := _last_wins(laid)) is not None:
+            out.append(last)
+        out.append(laid)
         if plan.win is None and extras.win is not None:
             # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
             # the waiting hand without it stays a (less likely) plan, for the reading to
@@ -256,6 +270,18 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                                     alone.ura, tuple(others), plan.flipped, plan.notes,
                                     plan.apart))
     return out + spare
+
+
+def _last_wins(plan: LayoutPlan) -> LayoutPlan | None:
+    """A complete hand with no tile set apart, read with its last concealed tile (the one
+    nearest the melds) as the winning tile (`LayoutConfig.last_wins`); None for any other
+    plan."""
+    if plan.win is not None or plan.apart is not None or plan.size != 14 or \
+            len(plan.concealed) < 2:
+        return None
+    note = "no tile lies apart: the last concealed tile is taken as the winning tile"
+    return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
+                   notes=(*plan.notes, note))
 
 
 def _sides_alike(plan: LayoutPlan) -> bool:
@@ -404,8 +430,12 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
         cuts = [(cut, 0) for cut in segment_row(variant)]
         as_seen_reads = bool(cuts)
         cuts += [(cut, 1) for cut in bridged_cuts(variant, near=config.near_bridges)]
-        mine = [(_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
-                 lying_doubt(cut, pose, guessed)) for cut, bridged in cuts]
+        mine = []
+        for cut, bridged in cuts:
+            doubt = lying_doubt(cut, pose, guessed)
+            lone = lying_doubt(cut, pose, guessed, True) - doubt if config.lying.lone_flat else 0
+            mine.append((_plan_of(cut, cols, flat, f, turned), bridged, mixed_groups(cut),
+                         doubt + lone, lone > 0))
         if not as_seen_reads:
             # A row that reads no way as seen is bridged only into a hand of a hand's size
             # (else a concealed triplet beside a gap in a hand that wins nothing, tilted so
@@ -415,7 +445,11 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
                  if (waiting := _waiting(plan, cols, flat)) is not None]
         plans += mine
     plans.sort(key=lambda p: _likeliness(*p))
-    return [plan for plan, *_ in plans]
+    # A lone column lying flat read as a concealed tile before more of them is dropped where
+    # a plan of the same size reads it otherwise: kept, the two read the same tiles at the
+    # same cost, and the reading doubted its own hand (`LyingConfig.lone_flat`).
+    clear = {plan[0].size for plan, *_, lone in plans if not lone}
+    return [plan for plan, *_, lone in plans if not lone or plan[0].size not in clear]
 
 
 def _waiting(plan: tuple[LayoutPlan, set[int]], cols: list[list[int]], tokens: str
@@ -431,8 +465,8 @@ def _waiting(plan: tuple[LayoutPlan, set[int]], cols: list[list[int]], tokens: s
     return replace(p, concealed=(*p.concealed, p.win), win=None, apart=p.win), used
 
 
-def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int, doubt: int
-                ) -> tuple:
+def _likeliness(plan: tuple[LayoutPlan, set[int]], bridged: int, mixed: int, doubt: int,
+                _lone: bool = False) -> tuple:
     """Sort key of a plan, likeliest first: a hand's size (complete, then waiting); a waiting
     hand shows no winning tile apart; true to the groups' poses (`lying_doubt`); no meld
     across a gap; fewer groups shared by the concealed tiles and a meld."""

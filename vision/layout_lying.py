@@ -62,6 +62,22 @@ class LyingConfig:
     of the kan (`kan_guesses`): guesses skip groups with backs, so a pon laid past a closed
     kan and showing no called tile of its own kept the group from reading as melds (tuning
     render 1000093: ``SPP PBBP PPP``). A/B figures with `LayoutConfig.apart_groups`."""
+    lone_flat: bool = True
+    """A lone column lying flat past the first group, in a melds-only group, is also guessed
+    to be a called tile (a meld then reaches it across the gap, `layout_parse.bridged_cuts`),
+    and a cut that reads it as a concealed tile with more concealed tiles after it is
+    doubted (`lying_doubt`) and dropped where a plan of its size reads it otherwise
+    (`layout._frame_plans`; kept, the two read the same tiles at the same cost and the
+    reading's confidence of 0.5 sent the photo to be read again). A chi's called tile,
+    boxed wider than its meld, lay split off and not flagged sideways between a one-tile
+    hand and its melds (tuning renders 1020025, 1020052: ``P P PPSPP SPPPPS`` read the chi
+    as concealed tiles; a lone column has too few neighbours for `sideways_flags`). Stages
+    3-4 replayed on the final detections at b77694d (hands/layouts/scores, hand tiles in
+    the wrong role): 1020000 66/51/68 -> 69/53/69, 96 -> 82; 950000 wrong role 112 -> 109,
+    980000 121 -> 118; 1000000 and 990000 the same; the true tiles (`--detections truth`)
+    of those five and 970000, 960000 the same. Interleaved read_photo A/B: 1020000 the same
+    as replayed, 950000 70/42/65 either way (wrong role 100 -> 97). Real photos and
+    variants the same (368/390, 19/30)."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -225,6 +241,8 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
             guess = kan_guesses if cfg.around_kans and "B" in t[k:] else group_guesses
             per[g] = [t[:k] + v for v in guess(t[k:], tuple(
                 j - k for j in pose.squat[g] if j >= k), cut_first=cut_first, free=free)]
+            if cfg.lone_flat and g > 0 and t[k:] == "P" and pose.lying[g]:
+                per[g] = [t[:k] + "S"]
         elif g > 0 and cfg.any_group and meld_sized:
             per[g] = group_guesses(t, pose.squat[g])
     per = {g: v for g, v in per.items() if v}
@@ -300,15 +318,21 @@ def _apart(tokens: list[str], g: int) -> bool:
     return g > 0 and tokens[g] == "P" and sum(map(len, tokens[:g])) >= MELD_WIDTH
 
 
-def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int]) -> int:
+def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int],
+                lone_flat: bool = False) -> int:
     """How much a cut goes against the row's pose (fewer is likelier): groups given a called
     tile on no evidence but their size, meld-sized lying groups read as concealed tiles,
-    and concealed tiles past a tile set apart (which ends them as the winning tile)."""
+    and concealed tiles past a tile set apart (which ends them as the winning tile); with
+    ``lone_flat`` (`LyingConfig.lone_flat`), also concealed tiles past a lone column
+    lying flat read as a concealed one (only the winning tile lies apart, and last)."""
     hidden = {c.group for c in cut if c.kind == "concealed" and pose.lying[c.group]
               and pose.sizes[c.group] >= MELD_WIDTH}
     lone = [c.group for c in cut if c.kind == "concealed" and c.width == 1
             and pose.sizes[c.group] == 1 and sum(pose.sizes[:c.group]) >= MELD_WIDTH]
-    beyond = bool(lone) and any(c.kind == "concealed" and c.group > lone[0] for c in cut)
+    if lone_flat:
+        lone += [c.group for c in cut if c.kind == "concealed" and c.width == 1
+                 and pose.sizes[c.group] == 1 and c.group > 0 and pose.lying[c.group]]
+    beyond = bool(lone) and any(c.kind == "concealed" and c.group > min(lone) for c in cut)
     return len(doubted) + len(hidden) + beyond
 
 
