@@ -13,8 +13,12 @@ trained on renders by `agari.models.cores_train`) reads the photo at
   the one nearest the top left (`CORNER_NORM` pixels per unit).
 
 Each blob of core pixels becomes one quad, its corners averaged over the blob
-weighted by the core probability. Where the tiles it finds are small (or few), the
-net reads the busy parts of the photo again at twice the size (`CoreConfig.zoom_below`).
+weighted by the core probability. The cores of small or flat faces side by side run
+together into one blob; with `CoreConfig.part` its pixels are grouped by the face they
+point at, one quad per group, and a blob that groups less clearly carries the quads of two
+faces for the classifier to choose (`agari.vision.core_parts`). Where the tiles it finds
+are small (or few), the net reads the busy parts of the photo again at twice the size
+(`CoreConfig.zoom_below`).
 The locator adds these quads to its own
 last (`agari.vision.locate.core_proposals`): where its classical steps found a
 tile, their quad fits the face better; where they found none, the net's fills
@@ -24,7 +28,7 @@ the gap.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -120,6 +124,21 @@ class CoreConfig:
     right, 368 before) and 970000 misread 12 tiles more. None: never."""
     engulf_sure: float = 0.9
     """...each rival rated a tile at least this surely by the judge."""
+    part: float | None = None
+    """A blob whose pixels point at more than one face is cut into one quad per face
+    (`split_blob`): the cores of small or flat touching faces run together, and their
+    corners averaged frame a quad half on each face. A part's pixels' face centres lie
+    within this share of the blob quad's sides of each other, and the parts' middles this
+    share apart. None: one quad per blob (`HAND_LOCATE`: 0.8, with `part_trim` 0.1 and
+    `judged_parts` (0.5, 1.6); see `agari.vision.core_parts` for what it gained)."""
+    part_trim: float = 0.0
+    """A part's spread leaves out this share of its pixels at each end (pixels at a seam
+    point between the faces)."""
+    judged_parts: tuple[float, float] | None = None
+    """A face-up blob left whole whose pixels' face centres spread over this range of shares
+    of its quad's sides (`part` above) is given the two quads of its pixels' two groups as
+    `CoreQuad.parts`, for a judge to choose between (`agari.vision.locate`): a pair of
+    faces whose pixels blur into each other. None: no parts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +150,16 @@ class CoreQuad:
     score: float
     """Mean core probability over the blob."""
     face_down: bool
+    parts: tuple[np.ndarray, ...] = ()
+    """Quads of the faces the blob may be instead, as its pixels point
+    (`CoreConfig.judged_parts`); none where the blob is one face or cut already."""
+
+    def mapped(self, scale: np.ndarray, shift: np.ndarray | None = None) -> CoreQuad:
+        """The same quad (and parts) scaled by ``scale`` and moved by ``shift``."""
+        def move(q: np.ndarray) -> np.ndarray:
+            return q * scale if shift is None else q * scale + shift
+        return CoreQuad(move(self.quad), self.score, self.face_down,
+                        tuple(move(q) for q in self.parts))
 
 
 def default_path() -> Path:
@@ -172,8 +201,7 @@ def find_cores(bgr: np.ndarray, cfg: CoreConfig = CoreConfig(), *,
         long_side = round(max(crop.shape[:2]) * cfg.zoom_long_side / max(bgr.shape[:2]))
         part, part_factors = _run(crop, long_side, cfg.model, cfg.zoom_threads, session)
         shift = np.float32([x0, y0])
-        enlarged += [CoreQuad(c.quad + shift, c.score, c.face_down)
-                     for c in _decode(part, part_factors, cfg)]
+        enlarged += [c.mapped(np.float32(1), shift) for c in _decode(part, part_factors, cfg)]
     return enlarged
 
 
@@ -271,7 +299,7 @@ def _decode(out: tuple[np.ndarray, np.ndarray], factors: tuple[float, float],
     for cls, face_down in ((1, False), (2, True)):
         found += _blobs(prob[cls], offsets, cfg, face_down)
     scale = np.float32(factors)
-    return [CoreQuad(c.quad * scale, c.score, c.face_down) for c in found]
+    return [c.mapped(scale) for c in found]
 
 
 def _blobs(prob: np.ndarray, offsets: np.ndarray, cfg: CoreConfig, face_down: bool
@@ -288,12 +316,107 @@ def _blobs(prob: np.ndarray, offsets: np.ndarray, cfg: CoreConfig, face_down: bo
         p = prob[ys, xs]
         if p.max() < cfg.min_score:
             continue
-        w = p / p.sum()
         at = np.stack([(xs + 0.5) * STRIDE, (ys + 0.5) * STRIDE], -1)  # input pixels
         corners = offsets[:, ys, xs].T.reshape(-1, 4, 2) * CORNER_NORM + at[:, None, :]
-        quad = (corners * w[:, None, None]).sum(axis=0).astype(np.float32)
-        found.append(CoreQuad(quad, float(p.mean()), face_down))
+        parts = [np.arange(len(p))] if cfg.part is None else split_blob(
+            corners, p, cfg.part, trim=cfg.part_trim)
+        for part in parts:
+            if len(parts) > 1 and (len(part) < cfg.min_pixels or p[part].max() < cfg.min_score):
+                continue
+            found.append(CoreQuad(_mean_quad(corners[part], p[part]), float(p[part].mean()),
+                                  face_down))
+        if len(parts) == 1 and cfg.judged_parts is not None and not face_down:
+            found[-1] = replace(found[-1], parts=two_faces(corners, p, cfg.judged_parts,
+                                                          cfg.part_trim))
     return found
+
+
+def two_faces(corners: np.ndarray, p: np.ndarray, spread: tuple[float, float],
+              trim: float = 0.0) -> tuple[np.ndarray, ...]:
+    """The quads of a blob's pixels' two groups (k-means of the face centres they point at),
+    where those centres spread over ``spread`` (shares of the blob quad's sides, ``trim`` of
+    the pixels left out at each end); none otherwise."""
+    at = _centres(corners, p)
+    if at is None or not spread[0] < _spread(at, trim) <= spread[1] or len(p) < 2:
+        return ()
+    labels = _kmeans(at, 2)
+    if not np.all(np.bincount(labels, minlength=2)):
+        return ()
+    return tuple(_mean_quad(corners[labels == j], p[labels == j]) for j in range(2))
+
+
+def _centres(corners: np.ndarray, p: np.ndarray) -> np.ndarray | None:
+    """The face centres the pixels point at, along and across the blob's mean quad in
+    shares of its sides, from their mean (None for a degenerate quad)."""
+    quad = _mean_quad(corners, p)
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    sides = np.array([np.linalg.norm(across), np.linalg.norm(down)])
+    if sides.min() < 1e-6:
+        return None
+    axes = np.stack([across / sides[0], down / sides[1]])
+    centres = corners.mean(axis=1)
+    return (centres - centres.mean(axis=0)) @ axes.T / sides
+
+
+def _spread(points: np.ndarray, trim: float) -> float:
+    """The points' widest range along either axis, ``trim`` of them left out at each end."""
+    if not trim:
+        return float(np.ptp(points, axis=0).max())
+    lo, hi = np.quantile(points, [trim, 1 - trim], axis=0)
+    return float((hi - lo).max())
+
+
+def _mean_quad(corners: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The pixels' corners ``(N, 4, 2)`` averaged, weighted by their probabilities ``p``."""
+    w = p / p.sum()
+    return (corners * w[:, None, None]).sum(axis=0).astype(np.float32)
+
+
+def split_blob(corners: np.ndarray, p: np.ndarray, part: float, gap: float | None = None,
+               most: int = 6, trim: float = 0.0) -> list[np.ndarray]:
+    """The pixels of one blob (each pixel's face corners ``(N, 4, 2)``, core probabilities
+    ``p``) grouped by the face they point at: index arrays, one per face.
+
+    Each pixel's face centre is measured along and across the blob's mean quad, in shares
+    of its sides. One face's pixels point within ``part`` of each other; where they spread
+    wider, the fewest groups (at most ``most``, by k-means) whose centres each lie within
+    ``part``, their middles at least ``gap`` apart (None: ``part``), are taken, and the blob
+    is one face if none are. A spread leaves out ``trim`` of the pixels at each end.
+    """
+    whole = [np.arange(len(p))]
+    at = None if len(p) < 2 else _centres(corners, p)
+    if at is None or _spread(at, trim) <= part:
+        return whole
+    for k in range(2, min(most, len(p)) + 1):
+        labels = _kmeans(at, k)
+        groups = [np.flatnonzero(labels == j) for j in range(k)]
+        if any(not len(g) for g in groups):
+            continue
+        if all(_spread(at[g], trim) <= part for g in groups):
+            middles = np.stack([at[g].mean(axis=0) for g in groups])
+            gaps = np.abs(middles[:, None] - middles[None]).max(axis=2)
+            np.fill_diagonal(gaps, np.inf)
+            return groups if gaps.min() >= (part if gap is None else gap) else whole
+    return whole
+
+
+def _kmeans(points: np.ndarray, k: int, rounds: int = 20) -> np.ndarray:
+    """Each point's group of ``k`` (Lloyd's k-means from the farthest points in turn:
+    the same answer each time)."""
+    seeds = [int(np.argmin(points[:, 0] + points[:, 1]))]
+    for _ in range(k - 1):
+        dist = np.min([np.linalg.norm(points - points[i], axis=1) for i in seeds], axis=0)
+        seeds.append(int(np.argmax(dist)))
+    middles = points[seeds].copy()
+    labels = np.zeros(len(points), dtype=int)
+    for _ in range(rounds):
+        labels = np.argmin(np.linalg.norm(points[:, None] - middles[None], axis=2), axis=1)
+        moved = np.stack([points[labels == j].mean(axis=0) if np.any(labels == j) else middles[j]
+                          for j in range(k)])
+        if np.allclose(moved, middles):
+            break
+        middles = moved
+    return labels
 
 
 def in_company(cores: list[CoreQuad], reach: float) -> list[CoreQuad]:
@@ -326,4 +449,4 @@ def uncovered(items: list[T], quads: list[np.ndarray], overlap: float) -> list[T
 
 
 __all__ = ["CORES_FILE", "CoreConfig", "CoreQuad", "find_cores", "load_session", "net_input",
-           "uncovered"]
+           "split_blob", "two_faces", "uncovered"]

@@ -25,9 +25,11 @@ Classical OpenCV, and for hand photos (`HAND_LOCATE`) a small net that fills gap
    other proposals left them uncovered.
 6. Core net (`agari.vision.cores`, when `LocateConfig.cores` is set): a small
    convolutional net, run beside steps 1-5, marks tile middles and corners (small
-   tiles: read again enlarged, `CoreConfig.zoom_below`); its
-   quads are added where no other proposal lies and a like-sized one is near (or,
-   given a judge and `LocateConfig.lone_tile`, where the judge is all but sure of it).
+   tiles: read again enlarged, `CoreConfig.zoom_below`; a blob run together over
+   touching faces cut into one quad per face, `CoreConfig.part`, or judged,
+   `agari.vision.core_parts`); its quads are added where no other proposal lies and a
+   like-sized one is near (or, given a judge and `LocateConfig.lone_tile`, where the
+   judge is all but sure of it).
    Given a judge (`agari photo` passes the classifier), a classical proposal
    that straddles two sure net quads, or fits the one it covers badly, is
    replaced by them when the judge doubts it holds a tile and rates them higher; so is
@@ -49,6 +51,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError
+from agari.vision.core_parts import PartsConfig, judged_parts
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, uncovered
 from agari.vision.crops import as_bgr
 from agari.vision.detection import Classify, TileDetection
@@ -104,6 +107,10 @@ class LocateConfig:
     """With the core net and a judge: a classical proposal fitting the sure net quads over it
     loosely gives way to them where the judge is all but sure they are tiles, in photos where
     the net frames faces as the locator does (`agari.vision.net_fit`); None never."""
+    core_parts: PartsConfig | None = None
+    """With the core net and a judge: a net blob that may be two faces (`CoreQuad.parts`,
+    `CoreConfig.judged_parts`) is taken as two where the judge is sure of both
+    (`agari.vision.core_parts`); None never."""
     rows: RowConfig = field(default_factory=RowConfig)
     spares: SpareConfig | None = None
     """With the core net and a reader (the classifier): a located tile it reads unsurely
@@ -112,9 +119,11 @@ class LocateConfig:
 
 
 DEFAULT_CONFIG = LocateConfig()
-HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0), cores=CoreConfig(),
+HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0),
+                           cores=CoreConfig(part=0.8, part_trim=0.1, judged_parts=(0.5, 1.6)),
                            rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig(),
-                           net_fit=NetFitConfig(), spares=SpareConfig())
+                           net_fit=NetFitConfig(), core_parts=PartsConfig(),
+                           spares=SpareConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the
 classical steps missed (`agari.vision.cores`); rows of faces seen at a slant are one row
@@ -127,7 +136,10 @@ quad's face with its front side gives way to it where the classifier doubts the 
 (`agari.vision.holds`); a classical box fitting a sure net quad loosely gives way to it
 where the classifier is all but sure of the net quad, in photos where the net frames
 faces as the locator does (`agari.vision.net_fit`); given a reader, a located box read
-unsurely gives way to the net's quads over it that were left out (`agari.vision.spares`).
+unsurely gives way to the net's quads over it that were left out (`agari.vision.spares`);
+a net blob run together over two or more faces is cut into one quad per face, or, where
+its pixels group less clearly, into two where the classifier is sure of both
+(`CoreConfig.part`, `agari.vision.core_parts`).
 `agari detect` and bulk labelling keep `DEFAULT_CONFIG`, where enlarging tile-free
 photos turns up false tiles; the webcam keeps it for speed."""
 
@@ -397,6 +409,8 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
                                         face_levels=traced)
     if net is not None:  # last: the classical quads fit a face better where both found it
         cores = net.result()
+        if judge is not None and config.core_parts is not None:
+            cores = judged_parts(bgr, cores, judge, config.core_parts)
         if config.refit is not None:
             proposals = refit(proposals, cores, scale, config.refit)
         contest = None if judge is None else _contest(bgr, scale, judge, config.cores)
