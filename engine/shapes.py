@@ -161,8 +161,8 @@ def decompositions(counts: list[int] | tuple[int, ...]) -> tuple[Decomposition, 
 
 
 def clear_caches() -> None:
-    """Forget every suit pattern seen (benchmarks time hands that are all new)."""
-    for memo in (*_SUIT_MEMO, *_SHIFTED):
+    """Forget every suit pattern and hand seen (benchmarks time hands that are all new)."""
+    for memo in (*_SUIT_MEMO, *_SHIFTED, _WAITS):
         memo.clear()
     _suit_parts.cache_clear()
 
@@ -206,18 +206,56 @@ def waits_of(
     ``held`` (default ``counts``) counts every copy the player holds, melds
     included: a kind already held four times cannot be a wait.
     """
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    key = (counts, melds == 0)  # all `is_complete` asks of the melds
+    kinds = _WAITS.get(key)
+    if kinds is None:
+        if len(_WAITS) >= _WAITS_MAX:
+            _WAITS.clear()
+        kinds = _WAITS[key] = _completing(counts, melds == 0)
     held = counts if held is None else held
-    base = list(counts)
+    return [kind for kind in kinds if held[kind] < 4]
+
+
+_WAITS: dict[tuple, tuple[int, ...]] = {}
+"""(counts, no melds) → `_completing`: a photo's reading asks about the same few shapes
+in thousands of assignments, and again at each retry."""
+_WAITS_MAX = 1 << 16
+
+
+def _completing(counts: tuple[int, ...], closed: bool) -> tuple[int, ...]:
+    """The kinds that make ``counts`` complete (`is_complete`, no melds if ``closed``), held
+    four times or not. A tile changes only its own suit's pattern, so the other suits' parts
+    are looked up once, not once a kind."""
+    orphans = closed and not any(counts[k] for k in _SIMPLES)  # thirteen orphans possible
+    patterns = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    parts = [_SUIT_MEMO[i].get(pattern) or _suit(_SUIT_MEMO[i], pattern, 9 * i)
+             for i, pattern in enumerate(patterns)]
+    pairs = sum(part[0] for part in parts)
+    broken = sum(not part[1] for part in parts)  # suits with no split
+    fourteen = closed and sum(counts) == 13
     found = []
-    orphans = melds == 0 and not any(counts[k] for k in _SIMPLES)  # thirteen orphans possible
     for kind in range(34):
-        if held[kind] >= 4 or not _may_wait(counts, kind, orphans):
+        if not _may_wait(counts, kind, orphans):
             continue
-        base[kind] += 1
-        if is_complete(base, melds):
-            found.append(kind)
-        base[kind] -= 1
-    return found
+        i = kind // 9  # honours (27..33) are suit 3 too
+        was = parts[i]
+        if broken - (not was[1]) == 0:  # every other suit splits
+            pattern = list(patterns[i])
+            pattern[kind - 9 * i] += 1
+            pattern = tuple(pattern)
+            memo = _SUIT_MEMO[i]
+            part = memo.get(pattern) or _suit(memo, pattern, 9 * i)
+            if part[1] and pairs - was[0] + part[0] == 1:
+                found.append(kind)
+                continue
+        if fourteen:
+            base = list(counts)
+            base[kind] += 1
+            if is_chiitoitsu(base) or is_kokushi(base):
+                found.append(kind)
+    return tuple(found)
 
 
 def _may_wait(counts: list[int] | tuple[int, ...], kind: int, orphans: bool) -> bool:
@@ -229,8 +267,12 @@ def _may_wait(counts: list[int] | tuple[int, ...], kind: int, orphans: bool) -> 
         return True
     if kind >= 27:
         return False
-    lo, hi = kind - kind % 9, kind - kind % 9 + 8
-    return any(counts[k] for k in range(max(lo, kind - 2), min(hi, kind + 2) + 1))
+    return any(counts[k] for k in _NEAR[kind])
+
+
+_NEAR = tuple(tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1))
+              for k in range(27))
+"""Per number kind: the kinds of its suit within two of it (those a run through it needs)."""
 
 
 def kind_names(kinds: list[int]) -> list[str]:
