@@ -362,8 +362,22 @@ def _spread(points: np.ndarray, trim: float) -> float:
     """The points' widest range along either axis, ``trim`` of them left out at each end."""
     if not trim:
         return float(np.ptp(points, axis=0).max())
-    lo, hi = np.quantile(points, [trim, 1 - trim], axis=0)
+    ordered = np.sort(points, axis=0)
+    lo, hi = (_quantile(ordered, q) for q in (trim, 1 - trim))
     return float((hi - lo).max())
+
+
+def _quantile(ordered: np.ndarray, q: float) -> np.ndarray:
+    """``np.quantile(x, q, axis=0)`` (its linear method, to the bit) of ``ordered``, ``x``
+    sorted along axis 0: a fifth of its time, for the many small blobs of a photo."""
+    n = len(ordered)
+    at = (n - 1) * q
+    below = np.floor(at)
+    t = at - below
+    a = ordered[min(max(int(below), 0), n - 1)]
+    b = ordered[min(max(int(below) + 1, 0), n - 1)]
+    step = b - a
+    return b - step * (1 - t) if t >= 0.5 else a + step * t
 
 
 def _mean_quad(corners: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -413,7 +427,8 @@ def _kmeans(points: np.ndarray, k: int, rounds: int = 20) -> np.ndarray:
         labels = np.argmin(np.linalg.norm(points[:, None] - middles[None], axis=2), axis=1)
         moved = np.stack([points[labels == j].mean(axis=0) if np.any(labels == j) else middles[j]
                           for j in range(k)])
-        if np.allclose(moved, middles):
+        # np.allclose(moved, middles), a quarter of its time (the middles are finite)
+        if np.all(np.abs(moved - middles) <= 1e-8 + 1e-5 * np.abs(middles)):
             break
         middles = moved
     return labels
