@@ -16,13 +16,17 @@ renders 1020000-1020099 (locator alone): 106 -> 47 of 1339; of the 106, 47 lay u
 net quad half on each of two faces, 33 were flat faces. Interleaved `read_photo` A/B
 (photo_eval's settings, off -> on, exact hands/scores/layouts of 100 renders; hand tiles
 missed): 1020000 66/68/51 -> 68/70/52 (54 -> 41), 1000000 73/71/55 -> 75/73/58 (84 -> 61),
-950000 70/65/42 -> 73/67/45 (56 -> 47), 990000 70/70/58 -> 72/71/60 (60 -> 42); tiles
+950000 70/65/42 -> 73/67/45 (56 -> 47), 990000 70/70/58 -> 72/71/60 (60 -> 42), guard
+980000 72/65/55 -> 76/73/57 (80 -> 60); no set lost a hand; tiles
 given the wrong role rose (96 -> 99, 96 -> 108, 100 -> 99, 102 -> 119: found now, not
 placed) and so did misread ones (11 -> 12, 11 -> 12, 13 -> 22, 7 -> 11). Real photos and
 their variants: 368/390 tiles, 19/30 exact either way, photo by photo. Locator alone
 (`bench/locate_eval.py --tray none --synth 100 --seed 10000 --size 1920x1080 --hand`):
 hand tiles found 0.8998 -> 0.9251, all tiles 0.671 -> 0.724, precision 0.799 -> 0.813;
-CPU 137 -> 145 ms a photo (the grouping of blobs' pixels, in the net's thread).
+CPU 137 -> 145 ms a photo. The cost is the grouping of the blobs' pixels, in the net's
+thread: `find_cores` on renders 1020000-1020029 took 34.1 ms a photo off and 45.7 on; a
+cheaper grouping (the same quads) then took 57.4 -> 51.7 ms a photo over 90 photos (60
+renders, the 30 real photo forms).
 """
 
 from __future__ import annotations
