@@ -11,7 +11,18 @@ face it names surely is added as a detection (a likely but unsure one is re-fram
 first, as `agari.vision.wall_faces` does). The layout then decides, as for any located
 tile, whether it is an indicator.
 
-Like `agari.vision.wall_faces`, this verifies quads found elsewhere; it searches nothing.
+Like `agari.vision.wall_faces`, this verifies quads found elsewhere (with
+`IndicatorFacesConfig.search`, a small grid round each of them); it searches nothing else.
+
+Off by default (`agari.pipeline.PipelineConfig.indicator_faces`). Interleaved read_photo A/B
+at stop 31 (`/work/cache/helper-75/ab2.py SEED 100`, with `search` and
+`WallFacesConfig.shifts` (-0.3, -0.15, 0.15, 0.3); hands/layouts/scores, off -> on):
+1020000 69/53/69 -> 69/54/70 (1020057's 1m), 1000000 76/59/74 -> 76/60/74 (1000048's 8s),
+950000 73/45/67 and 990000 72/60/71 the same; real photos the same (368/390, 19/30). No hand
+is gained (indicators never change the hand), so it stays off under stop 31's rule. Of the
+hand-right scenes with wrong indicators on those four sets (72), 26 have a visible indicator
+never boxed; most of these have no net quad on the face at all, or one framing the face with
+its stack or the ura below it, which is why this recovers so few.
 """
 
 from __future__ import annotations

@@ -68,7 +68,10 @@ class WallFacesConfig:
     """Where a quad reads no face surely (re-framed too), it is read moved along the row by
     these fractions of the wall's pitch, and the surest sure face of them stands. A quad
     stepped from a neighbouring stack lands off an indicator where the locator's boxes are
-    unevenly spaced. Empty: the quad alone."""
+    unevenly spaced. Empty: the quad alone. Measured only together with
+    `agari.vision.indicator_faces` (see there: layouts +2, scores +1 over four tuning sets, no
+    hand changed). Tried with `accept_white` 0.85 as well: 1020067's and 990050's 白 were
+    read, but 950088 lost its 2z to a pale back read 白 at 0.90 elsewhere on the wall."""
     rescue_floor: float | None = 0.3
     """A quad read as a face at least this likely, but not surely, is re-framed (moved,
     trimmed: `agari.vision.reframe`) and kept if it then reads surely: a stepped quad lands
