@@ -118,14 +118,27 @@ class PipelineConfig:
     reread_both: float | None = None
     """Where re-reading a hand tile as it lies names another tile at least this surely,
     though less surely than its first cut, keep both cuts' names for the hand to choose from
-    (`reread_in_hand_frame`'s ``both``) rather than the first cut's alone; None never."""
+    (`reread_in_hand_frame`'s ``both``) rather than the first cut's alone; None never.
+    read_photo of stop 31's tree (b77694d) with it, against the tree's own per-render
+    results, hands/scores/layouts: at 0.5, 1020000 66/68/51 -> 67/69/51 (1020039: an upright
+    9s boxed as a called tile), 1000000, 950000, 990000 and guard 980000 the same, real
+    variants 368/390, 19/30 either way: one render in 400, so off. At 0.0 (any cut): 1020000
+    +2/+1, 1000000 -1/-1, 950000 -1/-1, 990000 the same (the extra names let a retry's
+    attempt make a wrong hand, 1000088)."""
     reread_unsure: float | None = None
     """Re-reading the hand as it lies, a tile cut upright whose face is read less surely than
     this is read turned a quarter too, and the hand chooses between the cuts
-    (`reread_in_hand_frame`'s ``unsure``); None reads only squat tiles so."""
+    (`reread_in_hand_frame`'s ``unsure``); None reads only squat tiles so. At 0.9, the same
+    A/B as ``reread_both``: 1020000, 950000, 990000 the same hands and scores, 1000000 -1/-1;
+    misread hand tiles 11 -> 13, 11 -> 13, 13, 7 -> 8: off."""
     second_look: SecondLookConfig | None = None
     """After re-reading the hand as it lies, read its doubtful tiles again turned 180° and
-    average the two answers (`agari.vision.second_look`); None (the default) skips it."""
+    average the two answers (`agari.vision.second_look`); None (the default) skips it.
+    The same A/B as ``reread_both``, `SecondLookConfig()` (hands/scores): 1020000 +1/0,
+    1000000 +1/+1, 950000 -1/-1, 990000 -1/-2 (the changed probabilities move retries'
+    votes both ways: 950040, 950041, 990060); ``faces_only``: 1020000 and 1000000 the same
+    hands, 950000 950040 and 950041 lost. Real variants with `SecondLookConfig()`: 369/390,
+    20/30 (368, 19 without). Off."""
     polarity: PolarityConfig | None = DEFAULT_POLARITY
     """Read the photo's tiles with each crop's lightness inverted where they read surer so
     (a dark-faced set, `agari.models.polarity`); None never."""
