@@ -136,6 +136,24 @@ class LayoutConfig:
     final detections at b77694d (hands/layouts/scores): 1020000 66/51/68 -> 70/53/69, 950000
     67/41/64 -> 70/44/65, 990000 71/59/71 -> 72/60/71, 1000000 and 980000 the same; in all 8
     hands gained the true winning tile was the last concealed one, in none the first."""
+    weak_gap: float | None = 2.0
+    """A complete hand that shows no tile set apart is also offered, just before it, with its
+    last concealed tile (in the reading direction) as the winning tile where the gap before
+    it is at least `weak_gap_min` tile widths and this many times the median gap between its
+    concealed tiles (`_gap_wins`): too narrow to set the tile apart, yet wider than the row's
+    usual. Where no such gap shows, every candidate is still scored (docs/photo.md,
+    `win_candidates`), as in an even row. None: off; not taken where `last_wins` is on. Of
+    the 8 hands `last_wins` gained on replay, the gap before the true winning tile was 2
+    times the row's median or more (0.06-0.19 tile widths) in 4; in 4 it was not (1020030
+    1.8 times, the others no wider than the rest): there nothing shows the winning tile.
+    Stages 3-4 replayed on the final detections of b77694d (helper-76's dumps), on
+    (hands/layouts/scores): 1020000 69/53/69 -> 70/54/69, 950000 67/41/64 -> 69/43/65,
+    990000 71/59/71 -> 72/60/71, 1000000 and 980000 the same; no hand lost; it chose the
+    reading in those 4 scenes of 500 only. 2.5 gains 3 (950050's gap is 2.04 times), 3.0
+    one. True tiles as detections (5 sets) and real photos (368/390, 19/30, each photo the
+    same) unchanged."""
+    weak_gap_min: float = 0.04
+    """The least gap (tile widths) `weak_gap` takes for evidence."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -258,6 +276,9 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                           extras.ura, tuple(others), plan.flipped, notes, plan.apart)
         if config.last_wins and (last := _last_wins(laid)) is not None:
             out.append(last)
+        elif config.weak_gap is not None and \
+                (gapped := _gap_wins(dets, laid, config.weak_gap, config.weak_gap_min)):
+            out.append(gapped)
         out.append(laid)
         if plan.win is None and extras.win is not None:
             # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
@@ -282,6 +303,31 @@ def _last_wins(plan: LayoutPlan) -> LayoutPlan | None:
     note = "no tile lies apart: the last concealed tile is taken as the winning tile"
     return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
                    notes=(*plan.notes, note))
+
+
+def _gap_wins(dets: list[TileDetection], plan: LayoutPlan, ratio: float, least: float
+              ) -> LayoutPlan | None:
+    """A complete hand with no tile set apart, read with its last concealed tile (the one
+    nearest the melds, in the plan's reading direction) as the winning tile where the gap
+    before it is at least ``least`` tile widths and ``ratio`` times the median gap between
+    the concealed tiles (`LayoutConfig.weak_gap`); None otherwise."""
+    if plan.win is not None or plan.apart is not None or plan.size != 14 or \
+            len(plan.concealed) < 4:
+        return None
+    gaps = concealed_gaps(dets, plan)
+    if gaps[-1] < max(least, ratio * max(float(np.median(gaps)), 0.0)):
+        return None
+    note = "a wider gap before the last concealed tile: taken as the winning tile"
+    return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
+                   notes=(*plan.notes, note))
+
+
+def concealed_gaps(dets: list[TileDetection], plan: LayoutPlan) -> list[float]:
+    """Gaps between neighbouring concealed tiles of the plan, in reading order, in tile
+    widths of its frame."""
+    ext = plan.frame.project(quads_of(dets))
+    gaps = row_gaps([[i] for i in plan.concealed], ext)
+    return [g / plan.frame.tile_width for g in gaps]
 
 
 def _sides_alike(plan: LayoutPlan) -> bool:

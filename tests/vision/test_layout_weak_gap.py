@@ -1,0 +1,46 @@
+"""Layout: a complete hand with no tile set apart takes an end concealed tile as its winning
+tile only where a gap wider than the row's others, yet too narrow to set it apart, shows it
+(`LayoutConfig.weak_gap`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
+from layout_factories import lay_out
+
+ON = replace(DEFAULT_LAYOUT, weak_gap=2.0)
+OFF = replace(DEFAULT_LAYOUT, weak_gap=None)
+
+
+def test_a_slightly_wider_gap_before_the_last_tile_makes_it_the_winning_tile() -> None:
+    # Tiles 0.03 tile widths apart, the last one 0.10 away: under the 0.12 that sets it apart.
+    laid = lay_out("123456789m1234p", "4p", win_gap=0.10)
+    off = analyse_layout(laid.dets, config=OFF)[0]
+    assert off.win is None and len(off.concealed) == 14
+    plans = analyse_layout(laid.dets, config=ON)
+    assert plans[0].win == laid.roles.index("win")
+    assert plans[0].concealed == off.concealed[:-1]
+    # The hand without a winning tile stays, next, for the reading to fall back on.
+    assert plans[1] == off
+
+
+def test_an_even_row_keeps_every_candidate() -> None:
+    laid = lay_out("123456789m12344p")
+    assert analyse_layout(laid.dets, config=ON) == analyse_layout(laid.dets, config=OFF)
+
+
+def test_the_last_tile_in_the_reading_direction_turned_round() -> None:
+    laid = lay_out("123456789m1234p", "4p", win_gap=0.10, angle=180.0)
+    plan = analyse_layout(laid.dets, config=ON, flip=False)[0]
+    assert plan.win == laid.roles.index("win")
+
+
+def test_a_wider_gap_inside_the_row_takes_no_tile() -> None:
+    # The widest gap (0.10 tile widths) parts two inner tiles: the end tiles touch.
+    head = lay_out("1234567m")
+    tail = lay_out("8999m111p", origin=(200.0 + 6 * 40 * 1.03 + 40 * 1.10, 600.0))
+    dets = head.dets + tail.dets
+    off = analyse_layout(dets, config=OFF)
+    assert off[0].win is None and len(off[0].concealed) == 14
+    assert analyse_layout(dets, config=ON) == off
