@@ -151,7 +151,9 @@ class LayoutConfig:
     990000 71/59/71 -> 72/60/71, 1000000 and 980000 the same; no hand lost; it chose the
     reading in those 4 scenes of 500 only. 2.5 gains 3 (950050's gap is 2.04 times), 3.0
     one. True tiles as detections (5 sets) and real photos (368/390, 19/30, each photo the
-    same) unchanged."""
+    same) unchanged. Interleaved read_photo A/B at b9cf441 (hands/layouts/scores): 1020000
+    72/55/72 -> 73/56/72, 950000 73/45/67 -> 74/46/67, 990000 72/60/71 -> 73/61/71,
+    1000000 76/59/74 the same (950050 not gained on these detections)."""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
 
