@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 from agari.engine.tiles import BACK, Tile, parse_tiles
 from agari.vision.detection import TileDetection
 
@@ -128,3 +129,23 @@ def with_alternatives(det: TileDetection, alts: list[tuple[str, float]]) -> Tile
     name, p = alts[0]
     label = BACK if name == BACK else None if name == "none" else Tile.parse(name)
     return replace(det, label=label, confidence=p, alternatives=tuple(alts))
+
+
+class PointReader:
+    """A stub classifier (wall and indicator tests): reads ``name`` at ``p`` where a quad's
+    centre lies within 10 px of ``at``, else none."""
+
+    def __init__(self, at, name: str = "7s", p: float = 0.95) -> None:
+        self.at, self.name, self.p, self.asked = np.asarray(at), name, p, 0
+
+    def __call__(self, image, dets):
+        out = []
+        for d in dets:
+            self.asked += 1
+            if np.linalg.norm(np.asarray(d.quad).mean(axis=0) - self.at) < 10:
+                out.append(replace(d, label=Tile.parse(self.name), confidence=self.p,
+                                   alternatives=((self.name, self.p), ("none", 1 - self.p))))
+            else:
+                out.append(replace(d, label=None, confidence=0.95,
+                                   alternatives=(("none", 0.95),)))
+        return out

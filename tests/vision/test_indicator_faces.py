@@ -6,34 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from agari.engine.tiles import Tile
 from agari.vision.cores import CoreQuad
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
 from agari.vision.layout import analyse_layout
-from layout_factories import H, W, lay_out
+from layout_factories import H, PointReader, W, lay_out
 
 IMAGE = np.zeros((1080, 1920, 3), np.uint8)
 HAND = dict(concealed="123m456p789s1122z", win="2z")
 SEARCH = IndicatorFacesConfig(search=True)
-
-
-class Reader:
-    """Reads ``name`` at ``p`` where a quad's centre lies within 10 px of ``at``, else none."""
-
-    def __init__(self, at, name: str = "7s", p: float = 0.95) -> None:
-        self.at, self.name, self.p, self.asked = np.asarray(at), name, p, 0
-
-    def __call__(self, image, dets):
-        out = []
-        for d in dets:
-            self.asked += 1
-            if np.linalg.norm(np.asarray(d.quad).mean(axis=0) - self.at) < 10:
-                out.append(replace(d, label=Tile.parse(self.name), confidence=self.p,
-                                   alternatives=((self.name, self.p), ("none", 1 - self.p))))
-            else:
-                out.append(replace(d, label=None, confidence=0.95,
-                                   alternatives=(("none", 0.95),)))
-        return out
 
 
 def _without_dora(**kw):
@@ -51,14 +31,14 @@ def _net(quad, face_down: bool = False) -> list[CoreQuad]:
 def test_a_lone_net_quad_behind_the_hand_becomes_the_dora() -> None:
     dets, quad = _without_dora()
     assert analyse_layout(dets)[0].dora == ()
-    found = find_indicator_faces(IMAGE, dets, _net(quad), Reader(quad.mean(axis=0)))
+    found = find_indicator_faces(IMAGE, dets, _net(quad), PointReader(quad.mean(axis=0)))
     plan = analyse_layout(found)[0]
     assert [str(found[i].label) for i in plan.dora] == ["7s"]
 
 
 def test_nothing_is_read_where_the_layout_reads_a_dora() -> None:
     laid = lay_out(**HAND, dora="7s")
-    reader = Reader((0, 0))
+    reader = PointReader((0, 0))
     far = np.float32([[900, 100], [940, 100], [940, 154], [900, 154]])
     assert find_indicator_faces(IMAGE, laid.dets, _net(far), reader) is laid.dets
     assert reader.asked == 0
@@ -67,14 +47,14 @@ def test_nothing_is_read_where_the_layout_reads_a_dora() -> None:
 def test_a_net_quad_in_front_of_the_hand_is_not_read() -> None:
     dets, quad = _without_dora()
     front = quad + np.float32([0, 4 * H])  # below the hand in the picture: the player's side
-    reader = Reader(front.mean(axis=0))
+    reader = PointReader(front.mean(axis=0))
     assert find_indicator_faces(IMAGE, dets, _net(front), reader) is dets
     assert reader.asked == 0
 
 
 def test_a_net_quad_over_a_located_tile_is_not_read() -> None:
     laid = lay_out(**HAND)
-    reader = Reader((0, 0))
+    reader = PointReader((0, 0))
     over = np.asarray(laid.dets[3].quad, np.float32)
     assert find_indicator_faces(IMAGE, laid.dets, _net(over), reader) is laid.dets
     assert reader.asked == 0
@@ -82,7 +62,7 @@ def test_a_net_quad_over_a_located_tile_is_not_read() -> None:
 
 def test_an_unsure_reading_is_not_kept() -> None:
     dets, quad = _without_dora()
-    reader = Reader(quad.mean(axis=0), p=0.6)
+    reader = PointReader(quad.mean(axis=0), p=0.6)
     assert find_indicator_faces(IMAGE, dets, _net(quad), reader,
                                 config=replace(SEARCH, rescue_floor=None)) is dets
     assert reader.asked > 0
@@ -91,7 +71,7 @@ def test_an_unsure_reading_is_not_kept() -> None:
 def test_the_search_finds_a_face_beside_the_net_quad() -> None:
     dets, quad = _without_dora()
     low = quad + np.float32([0, 0.5 * H])  # the net framed the face's lower part and more
-    reader = Reader(quad.mean(axis=0))
+    reader = PointReader(quad.mean(axis=0))
     assert find_indicator_faces(IMAGE, dets, _net(low), reader,
                                 config=IndicatorFacesConfig(rescue_floor=None)) is dets
     # The grid's faces as tall as the laid ones (these stand, W x H; flat faces are shorter).
@@ -103,7 +83,7 @@ def test_the_search_finds_a_face_beside_the_net_quad() -> None:
 
 def test_a_face_down_net_quad_is_read_only_if_asked() -> None:
     dets, quad = _without_dora()
-    reader = Reader(quad.mean(axis=0))
+    reader = PointReader(quad.mean(axis=0))
     assert find_indicator_faces(IMAGE, dets, _net(quad, face_down=True), reader,
                                 config=IndicatorFacesConfig(face_down=False)) is dets
     found = find_indicator_faces(IMAGE, dets, _net(quad, face_down=True), reader)

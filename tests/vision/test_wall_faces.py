@@ -3,35 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
-from agari.engine.tiles import Tile
 from agari.vision.layout import analyse_layout
 from agari.vision.wall_faces import WallFacesConfig, find_wall_faces
-from layout_factories import lay_out
+from layout_factories import PointReader, lay_out
 
 IMAGE = np.zeros((1080, 1920, 3), np.uint8)
 HAND = dict(concealed="123m456p789s1122z", win="2z")
-
-
-class Reader:
-    """Reads ``name`` at ``p`` where a quad's centre lies within 10 px of ``at``, else none."""
-
-    def __init__(self, at, name: str = "7s", p: float = 0.95) -> None:
-        self.at, self.name, self.p, self.asked = np.asarray(at), name, p, 0
-
-    def __call__(self, image, dets):
-        out = []
-        for d in dets:
-            self.asked += 1
-            if np.linalg.norm(np.asarray(d.quad).mean(axis=0) - self.at) < 10:
-                out.append(replace(d, label=Tile.parse(self.name), confidence=self.p,
-                                   alternatives=((self.name, self.p), ("none", 1 - self.p))))
-            else:
-                out.append(replace(d, label=None, confidence=0.95,
-                                   alternatives=(("none", 0.95),)))
-        return out
 
 
 def _without_dora(laid):
@@ -44,7 +22,7 @@ def _without_dora(laid):
 def test_a_missed_indicator_between_stacks_is_read() -> None:
     dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
     assert analyse_layout(dets)[0].dora == ()
-    found = find_wall_faces(IMAGE, dets, Reader(centre))
+    found = find_wall_faces(IMAGE, dets, PointReader(centre))
     plan = analyse_layout(found)[0]
     assert [str(found[i].label) for i in plan.dora] == ["7s"]
 
@@ -55,28 +33,28 @@ def test_a_missed_indicator_at_the_walls_end_is_read() -> None:
     # Only the two stacks before the indicator were boxed: it lies one stack beyond them.
     backs = [d for d in dets if d.label == "back"]
     dets = [d for d in dets if d.label != "back" or d in backs[:2]]
-    found = find_wall_faces(IMAGE, dets, Reader(centre))
+    found = find_wall_faces(IMAGE, dets, PointReader(centre))
     plan = analyse_layout(found)[0]
     assert [str(found[i].label) for i in plan.dora] == ["7s"]
 
 
 def test_an_unsure_read_is_not_kept() -> None:
     dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
-    reader = Reader(centre, p=0.6)
+    reader = PointReader(centre, p=0.6)
     assert find_wall_faces(IMAGE, dets, reader) == dets
     assert reader.asked > 0
 
 
 def test_nothing_is_read_where_the_wall_shows_its_indicator() -> None:
     laid = lay_out(**HAND, dora="7s", dead_wall=True)
-    reader = Reader((0, 0))
+    reader = PointReader((0, 0))
     assert find_wall_faces(IMAGE, laid.dets, reader) == laid.dets
     assert reader.asked == 0
 
 
 def test_nothing_is_read_without_a_row_of_backs() -> None:
     laid = lay_out(**HAND)
-    reader = Reader((0, 0))
+    reader = PointReader((0, 0))
     assert find_wall_faces(IMAGE, laid.dets, reader) == laid.dets
     assert reader.asked == 0
 
@@ -84,8 +62,8 @@ def test_nothing_is_read_without_a_row_of_backs() -> None:
 def test_a_quad_stepped_off_the_indicator_is_read_moved_along_the_row() -> None:
     dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
     off = centre + np.asarray([12.0, 0.0])  # the indicator lies 12 px (0.3 stacks) along
-    assert find_wall_faces(IMAGE, dets, Reader(off)) == dets
-    found = find_wall_faces(IMAGE, dets, Reader(off),
+    assert find_wall_faces(IMAGE, dets, PointReader(off)) == dets
+    found = find_wall_faces(IMAGE, dets, PointReader(off),
                             config=WallFacesConfig(shifts=(-0.3, -0.15, 0.15, 0.3)))
     plan = analyse_layout(found)[0]
     assert [str(found[i].label) for i in plan.dora] == ["7s"]
