@@ -156,6 +156,13 @@ class LayoutConfig:
     1000000 76/59/74 the same (950050 not gained on these detections)."""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
+    winner_one_side: bool = False
+    """`_winner_first` (a row read as located only with a sideways tile taken upright, its
+    winning tile apart, kept before the turned reading) only where the row as located shows
+    one sideways column: the squat first tile nearest the camera it was made for is one.
+    With two or more, each the called tile of a meld when turned round, the turned reading
+    is the hand seen from across (tuning render 1030054: ``99p9p 666s 7p 11z9p8p6s5s4s``,
+    read as located as fourteen concealed tiles, a winning hand too, and taken for it)."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -381,7 +388,7 @@ def _row_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
     groups = split_by_gaps(cols, ext, group_limit(
         cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
         relative=config.relative_gap))
-    return (f, turned, cols, *_tokens_and_pose(dets, ext, groups, config))
+    return (f, turned, cols, *_tokens_and_pose(dets, ext, groups, config, f.tile_width))
 
 
 def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
@@ -423,7 +430,8 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
                 # The row reads as located only with a sideways tile taken upright; where
                 # that sets apart the turned reading's first tile, it is the likelier.
                 level = _frame_plans(*seen[0], True, upright, config)
-                if level and _winner_first(plans[0][0], level[0][0]):
+                if level and _winner_first(plans[0][0], level[0][0]) and \
+                        (not config.winner_one_side or _sideways(seen[0][3]) <= 1):
                     return level + plans
             return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
                     + plans + _lying_end(dets, seen[k], variants, upright, config))
@@ -446,13 +454,13 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
 
 
 def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
-                     config: LayoutConfig) -> tuple[list[str], RowPose]:
+                     config: LayoutConfig, tile_width: float) -> tuple[list[str], RowPose]:
     """Each group's tokens and the row's pose, groups of melds parted in the wrong place
-    joined (`layout_lying.joined_groups`)."""
+    joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
     for _ in range(2):
         side = sideways_flags(dets, ext, groups, config.geometry)
         tokens = [row_tokens(g, dets, side) for g in groups]
-        pose = row_pose(groups, ext, config.lying)
+        pose = row_pose(groups, ext, config.lying, tile_width)
         if config.lying.join_groups and (joined := joined_groups(
                 groups, tokens, pose, short=config.lying.join_short)):
             groups = joined
@@ -542,7 +550,7 @@ def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutP
                                              config.min_group_gap * f.tile_width):
             continue
         groups = [cols[:-1], cols[-1:]]
-        tokens, pose = _tokens_and_pose(dets, ext, groups, config)
+        tokens, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
         return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
     return []
 
@@ -566,7 +574,7 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     starts = np.cumsum([0, *sizes])
     groups = [cols[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
-    split, pose = _tokens_and_pose(dets, ext, groups, config)
+    split, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 
@@ -607,6 +615,11 @@ def _calls_all(plan: LayoutPlan, cols: list[list[int]], tokens: list[str]) -> bo
     column in a meld."""
     return bool(plan.melds) and plan.win is not None and plan.size in HAND_SIZES and \
         not _called_concealed(plan, cols, tokens)
+
+
+def _sideways(tokens: list[str]) -> int:
+    """Sideways columns (``S``, ``K``) among a row's tokens."""
+    return sum(t.count("S") + t.count("K") for t in tokens)
 
 
 def _winner_first(turned: LayoutPlan, level: LayoutPlan) -> bool:

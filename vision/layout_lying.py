@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from agari.vision.layout_geometry import median
+from agari.vision.layout_geometry import median, row_gaps
 from agari.vision.layout_parse import CLOSED_KANS as CLOSED_KAN_TOKENS
 from agari.vision.layout_parse import MELD_WIDTH, Chunk
 
@@ -78,6 +78,21 @@ class LyingConfig:
     of those five and 970000, 960000 the same. Interleaved read_photo A/B: 1020000 the same
     as replayed, 950000 70/42/65 either way (wrong role 100 -> 97). Real photos and
     variants the same (368/390, 19/30)."""
+    wide_gap: float | None = None
+    """A group of two or more columns past a gap of at least this many tile widths holds
+    only melds (`RowPose.wide`): players leave a wide gap between their hand and its melds,
+    while the gaps inside a hand stay narrow (tuning renders 1030000, true tiles in the
+    read frame: between concealed tiles at most 0.5 in 898 of 901, between the hand and
+    its first meld at least 0.7 in all 55). Such a group read as concealed tiles is
+    doubted (`lying_doubt`), and a called tile is guessed in it as in any melds-only
+    group (1030013: a pon 1.35 tile widths past a standing hand, its called tile seen
+    no squatter than its neighbours, read as concealed tiles). None: off."""
+    split_melds: bool = False
+    """Also guess called tiles in a melds-only group together with the piece narrower than a
+    meld after it (`split_guesses`), a meld then reaching across the gap
+    (`layout_parse.bridged_cuts`): two melds laid side by side, the second's called tile
+    boxed wide so that a gap opens after it, read ``PPPS`` and ``PP`` (tuning render
+    1030061: the first meld, its called tile not seen, read as concealed tiles)."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -96,16 +111,26 @@ class RowPose:
         lying: per group, whether it lies flat beside a standing longest group.
         squat: per group, its column indices squattest first (the likeliest called tiles).
         sizes: per group, its number of columns.
+        wide: per group, whether it has two or more columns, follows a meld's worth of them
+            and lies past a gap of at least `LyingConfig.wide_gap` tile widths (empty: none
+            does).
+        aspect: per group, each column's along/across aspect (empty: not measured).
     """
 
     lying: tuple[bool, ...]
     squat: tuple[tuple[int, ...], ...]
     sizes: tuple[int, ...]
+    wide: tuple[bool, ...] = ()
+    aspect: tuple[tuple[float, ...], ...] = ()
+
+    def is_wide(self, g: int) -> bool:
+        return g < len(self.wide) and self.wide[g]
 
 
 def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
-             cfg: LyingConfig = DEFAULT_LYING) -> RowPose:
-    """The pose of each group of a row (``ext``: float ``(N, 4)`` extents in the hand's frame).
+             cfg: LyingConfig = DEFAULT_LYING, tile_width: float = 0.0) -> RowPose:
+    """The pose of each group of a row (``ext``: float ``(N, 4)`` extents in the hand's frame;
+    ``tile_width``: its tile width in pixels, for `LyingConfig.wide_gap`; 0: no group is wide).
 
     Each column is measured by its first tile; the reference is the most upright group of
     two or more columns (`LyingConfig.most_upright`), else the longest group (the concealed
@@ -123,7 +148,14 @@ def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
         ref = min(ref, median(np.asarray(lone)))
     lying = tuple(bool(median(a) >= cfg.flat_ratio * ref) for a in per)
     squat = tuple(tuple(int(k) for k in np.argsort(-a, kind="stable")) for a in per)
-    return RowPose(lying, squat, tuple(len(g) for g in groups))
+    wide: tuple[bool, ...] = ()
+    if cfg.wide_gap is not None and tile_width > 0:
+        before = np.cumsum([0, *(len(g) for g in groups)])
+        wide = tuple(before[g] >= MELD_WIDTH and len(groups[g]) >= 2 and row_gaps(
+            [groups[g - 1][-1], groups[g][0]], ext)[0] >= cfg.wide_gap * tile_width
+            for g in range(len(groups)))
+    return RowPose(lying, squat, tuple(len(g) for g in groups), wide,
+                   tuple(tuple(float(x) for x in a) for a in per))
 
 
 def group_guesses(tokens: str, squat: tuple[int, ...], *, cut_first: bool = False,
@@ -247,13 +279,37 @@ def called_variants(tokens: list[str], pose: RowPose, cfg: LyingConfig = DEFAULT
             per[g] = group_guesses(t, pose.squat[g])
     per = {g: v for g, v in per.items() if v}
     sure = [g for g in per if g in bound][:MAX_GUESSED]
+    split = split_guesses(tokens, pose, bound, cfg) if cfg.split_melds else []
     out = []
     if len(sure) > 1:
         out.append(([per[g][0] if g in sure else t for g, t in enumerate(tokens)], frozenset()))
     for g, options in per.items():
         doubted = frozenset() if g in bound else frozenset({g})
         out += [(tokens[:g] + [v] + tokens[g + 1:], doubted) for v in options]
-    return out
+    return out + [(v, frozenset()) for v in split if all(v != o for o, _ in out)]
+
+
+def split_guesses(tokens: list[str], pose: RowPose, bound: dict[int, int],
+                  cfg: LyingConfig = DEFAULT_LYING) -> list[list[str]]:
+    """The row's tokens with called tiles guessed in a melds-only group and the piece
+    narrower than a meld after it taken together (`LyingConfig.split_melds`), as many melds
+    as the two fill (`group_guesses`, squattest columns of both first); each guess changes
+    the group only, the piece is left as seen (its meld reaches back across the gap)."""
+    if len(pose.aspect) != len(tokens):
+        return []
+    out = []
+    for g in range(len(tokens) - 1):
+        k, nxt = bound.get(g), tokens[g + 1]
+        if k is None or bound.get(g + 1) != 0 or len(nxt) >= MELD_WIDTH:
+            continue
+        joint = tokens[g][k:] + nxt
+        aspect = np.asarray(pose.aspect[g][k:] + pose.aspect[g + 1])
+        squat = tuple(int(j) for j in np.argsort(-aspect, kind="stable"))
+        for v in group_guesses(joint, squat, cut_first=cfg.cut_first):
+            if v[len(joint) - len(nxt):] == nxt:
+                out.append(tokens[:g] + [tokens[g][:k] + v[:len(joint) - len(nxt)]]
+                           + tokens[g + 1:])
+    return out[:MAX_CHUNK_GUESSES]
 
 
 UNFILLABLE = 5
@@ -305,7 +361,7 @@ def _melds_only(tokens: list[str], pose: RowPose) -> dict[int, int]:
     bound = False
     for g, t in enumerate(tokens):
         first = min((t.index(c) for c in "SK" if c in t), default=None)
-        if bound or (g > 0 and pose.lying[g]):
+        if bound or (g > 0 and (pose.lying[g] or pose.is_wide(g))):
             out[g] = 0
         elif first is not None:
             out[g] = first
@@ -327,6 +383,7 @@ def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int],
     lying flat read as a concealed one (only the winning tile lies apart, and last)."""
     hidden = {c.group for c in cut if c.kind == "concealed" and pose.lying[c.group]
               and pose.sizes[c.group] >= MELD_WIDTH}
+    hidden |= {c.group for c in cut if c.kind == "concealed" and pose.is_wide(c.group)}
     lone = [c.group for c in cut if c.kind == "concealed" and c.width == 1
             and pose.sizes[c.group] == 1 and sum(pose.sizes[:c.group]) >= MELD_WIDTH]
     if lone_flat:
@@ -338,4 +395,4 @@ def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int],
 
 __all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "UNFILLABLE", "called_variants",
            "chunk_guesses", "group_guesses", "joined_groups", "kan_guesses", "lying_doubt",
-           "row_pose"]
+           "row_pose", "split_guesses"]
