@@ -78,7 +78,7 @@ class LyingConfig:
     of those five and 970000, 960000 the same. Interleaved read_photo A/B: 1020000 the same
     as replayed, 950000 70/42/65 either way (wrong role 100 -> 97). Real photos and
     variants the same (368/390, 19/30)."""
-    wide_gap: float | None = None
+    wide_gap: float | None = 1.25
     """A group of two or more columns past a gap of at least this many tile widths holds
     only melds (`RowPose.wide`): players leave a wide gap between their hand and its melds,
     while the gaps inside a hand stay narrow (tuning renders 1030000, true tiles in the
@@ -86,13 +86,22 @@ class LyingConfig:
     its first meld at least 0.7 in all 55). Such a group read as concealed tiles is
     doubted (`lying_doubt`), and a called tile is guessed in it as in any melds-only
     group (1030013: a pon 1.35 tile widths past a standing hand, its called tile seen
-    no squatter than its neighbours, read as concealed tiles). None: off."""
-    split_melds: bool = False
+    no squatter than its neighbours, read as concealed tiles). None: off. On, with
+    `split_melds` and `LayoutConfig.winner_one_side`, whole read_photo against main at 96d612c
+    (hands/layouts/scores): 1030000 72/49/67 -> 74/50/67, 990000 73/61/71 -> 74/61/72
+    (990063 keeps its hand and score but guesses its pon's called tile on the wrong side),
+    1020000, 1000000, 950000 and guard 980000 the same; wrong-role hand tiles 63 -> 58,
+    118 -> 105, 98 -> 86 (1000000 105 -> 108: 1000092, wrong either way, a missed tile's gap
+    taken as wide); real photos and variants the same (368/390, 19/30). Replayed stages 3-4
+    on 1030000 it alone gains 1030013; 0.8 and 1.0 read the same there."""
+    split_melds: bool = True
     """Also guess called tiles in a melds-only group together with the piece narrower than a
     meld after it (`split_guesses`), a meld then reaching across the gap
     (`layout_parse.bridged_cuts`): two melds laid side by side, the second's called tile
     boxed wide so that a gap opens after it, read ``PPPS`` and ``PP`` (tuning render
-    1030061: the first meld, its called tile not seen, read as concealed tiles)."""
+    1030061: the first meld, its called tile not seen, read as concealed tiles). Needs
+    `wide_gap` (the group holds melds alone only from its first called tile on otherwise);
+    figures there."""
 
 
 DEFAULT_LYING = LyingConfig()

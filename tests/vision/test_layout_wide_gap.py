@@ -93,7 +93,7 @@ def test_two_melds_split_after_a_called_tile_are_read_as_melds() -> None:
     on = analyse_layout(dets, config=with_lying(wide_gap=1.25, split_melds=True))[0]
     assert [m.detections for m in on.melds] == [(7, 8, 9), (10, 11, 12)]
     assert [m.sideways_index for m in on.melds] == [0, 0]
-    off = analyse_layout(dets, config=with_lying(wide_gap=1.25))[0]
+    off = analyse_layout(dets, config=with_lying(wide_gap=1.25, split_melds=False))[0]
     assert len(off.melds) == 1 and len(off.concealed) == 10
 
 
@@ -110,8 +110,10 @@ def across_the_table() -> tuple[list, dict[str, int]]:
 
 def test_a_hand_whose_melds_each_show_a_called_tile_is_turned_round() -> None:
     dets, at = across_the_table()
-    off = analyse_layout(dets)[0]
+    off = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, winner_one_side=False))[0]
     assert not off.flipped and not off.melds  # two sideways tiles taken upright
-    on = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, winner_one_side=True))[0]
-    assert on.flipped and len(on.melds) == 2 and on.win == at["win"]
-    assert len(on.concealed) == 7
+    plans = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, winner_one_side=True))
+    assert plans[0].flipped and len(plans[0].melds) == 2 and plans[0].win == at["win"]
+    assert len(plans[0].concealed) == 7
+    # The reading as located stays offered after it (where the turned one makes no hand).
+    assert any(not p.flipped and not p.melds and p.size == 14 for p in plans[1:])
