@@ -184,7 +184,10 @@ class ExtrasConfig:
     (1030010, 1030063, 1030081: 5.3-6.3 own heights, 1.9-2.3 tile widths off; a pond's tiles
     have neighbours). Replay of stages 3-4 on the five tuning sets: exact layouts +3 (1030000),
     -1 (950023: a pond row's last tile, its neighbours never boxed, where no dora shows).
-    None: off."""
+    Whole `read_photo` with `wall_ura_gap` (stop 32, helper-80, hands/scores/layouts):
+    1030000 72/67/49 -> 72/69/53, 950000 74/67/46 -> 74/67/45, 990000 73/71/61 -> 73/71/62,
+    1020000 and 1000000 the same; guard 980000 76/73/57 -> 76/73/58; real photos the same
+    (368/390, 19/30). None: off."""
     lone_least: float = 0.4
     """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
     alone_gap: float = 1.0
@@ -193,8 +196,8 @@ class ExtrasConfig:
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
     below its top (1030024: 1.4 of the indicators' flat heights). Replay of stages 3-4 on the
-    five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1). None:
-    `ura_gap`."""
+    five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1); whole
+    `read_photo`: see `width_reach`. None: `ura_gap`."""
 
 
 @dataclass(frozen=True, slots=True)
