@@ -176,6 +176,28 @@ class ExtrasConfig:
     of their column (centre this many of those tiles' heights beyond theirs) may be
     indicators: loose dora lying just behind a standing hand overlap its tiles' tops in the
     picture, so the row takes them in as stacked columns (990093, 980071). None: off."""
+    width_reach: float | None = 2.5
+    """A loose group beyond `max_gap` of its own heights but within this many of the hand's
+    tile widths is near too where no other face lies within `alone_gap` tile widths of it and
+    each of its faces reads at `lone_least` or more: a dora laid alone on a stack a little way
+    behind a standing hand is seen so obliquely that its own heights make the gap look long
+    (1030010, 1030063, 1030081: 5.3-6.3 own heights, 1.9-2.3 tile widths off; a pond's tiles
+    have neighbours). Replay of stages 3-4 on the five tuning sets: exact layouts +3 (1030000),
+    -1 (950023: a pond row's last tile, its neighbours never boxed, where no dora shows).
+    Whole `read_photo` with `wall_ura_gap` (stop 32, helper-80, hands/scores/layouts):
+    1030000 72/67/49 -> 72/69/53, 950000 74/67/46 -> 74/67/45, 990000 73/71/61 -> 73/71/62,
+    1020000 and 1000000 the same; guard 980000 76/73/57 -> 76/73/58; real photos the same
+    (368/390, 19/30). None: off."""
+    lone_least: float = 0.4
+    """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
+    alone_gap: float = 1.0
+    """See `width_reach`."""
+    wall_ura_gap: float | None = 2.0
+    """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
+    where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
+    below its top (1030024: 1.4 of the indicators' flat heights). Replay of stages 3-4 on the
+    five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1); whole
+    `read_photo`: see `width_reach`. None: `ura_gap`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +424,22 @@ def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
     return _distance(g.span, hand) <= limit * max(g.height, 1.0)
 
 
+def _lone_stack(g: _Group, groups: list[_Group], hand: tuple[float, float, float, float],
+                frame: HandFrame, cfg: ExtrasConfig) -> bool:
+    """A loose group beyond `max_gap` but within `ExtrasConfig.width_reach` of the hand's tile
+    widths, with no other face within `alone_gap` tile widths of it: a dora lying alone on a
+    stack a little way behind a standing hand (a pond's tiles have neighbours)."""
+    if cfg.width_reach is None or g.backs or g.least < cfg.lone_least:
+        return False
+    if not _near(g, hand, frame, replace(cfg, max_gap=math.inf)):
+        return False
+    if _distance(g.span, hand) > cfg.width_reach * frame.tile_width:
+        return False
+    room = cfg.alone_gap * frame.tile_width
+    return not any(o is not g and o.faces and _distance(o.span, g.span) <= room
+                   for o in groups)
+
+
 def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:
     """A short row beside full rows of discards: the end of a pond; or a row in a stack of
     short ones (`ExtrasConfig.pond_rows`)."""
@@ -495,7 +533,8 @@ def _dora_and_ura(groups: list[_Group], win: int | None, hand: tuple[float, floa
     limit = _indicator_limit(plan) if cfg.one_per_kan else MAX_INDICATORS
     # Groups showing more faces than that stay in the pond tests (a stack of rows).
     near = [g for g in groups if g.indicator_like and _shows_few(g, limit, cfg)
-            and _near(g, hand, frame, cfg) and not _in_pond(g, groups, cfg)]
+            and (_near(g, hand, frame, cfg) or _lone_stack(g, groups, hand, frame, cfg))
+            and not _in_pond(g, groups, cfg)]
     near += _paired_dora(groups, near, hand, frame, cfg, limit)
     return _indicators(near, hand, frame, cfg)
 
@@ -605,7 +644,10 @@ def _ura_of(dora: _Group, g: _Group, cfg: ExtrasConfig) -> bool:
     overlap_u = min(dora.faces_u[1], u[1]) - max(dora.faces_u[0], u[0])
     overlap_v = min(d[3], u[3]) - max(d[2], u[2])
     below = d[2] - u[3] if cfg.ura_below or dora.dead_wall else u[2] - d[3]
-    if overlap_u > cfg.ura_overlap * width and -0.3 * size <= below <= cfg.ura_gap * size:
+    gap = cfg.ura_gap
+    if dora.dead_wall and cfg.wall_ura_gap is not None:
+        gap = max(gap, cfg.wall_ura_gap)
+    if overlap_u > cfg.ura_overlap * width and -0.3 * size <= below <= gap * size:
         return True
     beside = u[0] - d[1]
     return overlap_v > 0.5 * size and 0 < beside <= cfg.ura_beside * width
