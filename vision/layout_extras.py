@@ -221,11 +221,13 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             cfg: ExtrasConfig) -> list[_Group]:
     out = []
     sub = [dets[i] for i in rest]
+    # The same for every row (made once: a photo's layouts ask for a few hundred rows).
+    quads, unflagged = quads_of(dets), _unflagged(dets)
     for row in find_rows(sub):
         members = [rest[j] for j in row]
         down = _backs_of_row(members, dets, cfg.pale_backs)
         frame = frame_of_row(dets, members)
-        ext = frame.project(quads_of(dets))
+        ext = frame.project(quads)
         cols = columns_of(members, ext)
         groups = _join_walls(split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width),
                              down, ext, cfg.wall_gap * frame.tile_width)
@@ -233,7 +235,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             sure = {i for i in members if i not in down and dets[i].label is not None
                     and dets[i].confidence >= (cfg.wall_sure or 0.0)}
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
-        side = sideways_flags(_unflagged(dets), ext, groups)
+        side = sideways_flags(unflagged, ext, groups)
         parts = [part for g in groups for part in _split_dead_wall(g, down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
