@@ -40,6 +40,7 @@ from agari.vision.layout_geometry import (
     split_by_gaps,
 )
 from agari.vision.layout_tokens import PALE_BACK, WHITE_DRAGON
+from agari.vision.recent import remember_recent
 
 if TYPE_CHECKING:
     from agari.vision.layout import LayoutPlan
@@ -217,6 +218,7 @@ class _Group:
         return self.indicator_like and bool(self.backs)
 
 
+@remember_recent  # the plans of one row sharing a frame group the same tiles alike
 def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             cfg: ExtrasConfig) -> list[_Group]:
     out = []
@@ -424,15 +426,17 @@ def _stack_of(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> list[_Group
     `ExtrasConfig.crowd_gap` of their tile heights) and overlaps it along the row."""
     loose = [o for o in groups if not o.backs and o.faces]
     out, todo = [g], [g]
+    taken = {id(g)}  # the groups in ``out`` (alive there, so their ids are their own)
     while todo:
         a = todo.pop()
         for b in loose:
-            if any(b is o for o in out):
+            if id(b) in taken:
                 continue
             overlap = min(a.span[1], b.span[1]) - max(a.span[0], b.span[0])
             if overlap > 0 and _distance(a.span, b.span) <= cfg.crowd_gap * max(
                     a.height, b.height, 1.0):
                 out.append(b)
+                taken.add(id(b))
                 todo.append(b)
     return out
 
