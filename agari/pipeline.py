@@ -44,6 +44,7 @@ from agari.vision.reading_cuts import Cuts, other_cuts
 from agari.vision.reading_repair import DEFAULT_REPAIR, RepairConfig, read_with_repairs
 from agari.vision.reframe import ReframeConfig, reframe
 from agari.vision.reread import reread_in_hand_frame
+from agari.vision.scale import remembered_probes
 from agari.vision.second_look import SecondLookConfig, second_look
 from agari.vision.wall_faces import DEFAULT_WALL_FACES, WallFacesConfig, find_wall_faces
 
@@ -387,17 +388,18 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config, cores=partial(net.found, config.locate.cores))
     retry = config.retry is not None and locator is None
-    try:
-        result = once(locator if locator is not None else located(config.locate))
-    except NoTiles as err:
-        if not retry:
-            raise
-        # A tiny or blurred hand may show no tile at the first working scale, and tiles
-        # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
-        result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
-    if retry and (no_hand(result, config.retry) or isinstance(result.error, NoTiles)):
-        result = retried(result, _attempts(image, result, once, located, config),
-                         config.retry)
+    with remembered_probes():  # the retries at other size caps probe the same photo
+        try:
+            result = once(locator if locator is not None else located(config.locate))
+        except NoTiles as err:
+            if not retry:
+                raise
+            # A tiny or blurred hand may show no tile at the first working scale, and tiles
+            # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
+            result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
+        if retry and (no_hand(result, config.retry) or isinstance(result.error, NoTiles)):
+            result = retried(result, _attempts(image, result, once, located, config),
+                             config.retry)
     if isinstance(result.error, NoTiles):
         raise result.error
     notes = (COLOURLESS_NOTE, *result.notes) if is_colourless(image) else result.notes

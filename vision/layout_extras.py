@@ -40,6 +40,7 @@ from agari.vision.layout_geometry import (
     split_by_gaps,
 )
 from agari.vision.layout_tokens import PALE_BACK, WHITE_DRAGON
+from agari.vision.recent import remember_recent
 
 if TYPE_CHECKING:
     from agari.vision.layout import LayoutPlan
@@ -239,15 +240,18 @@ class _Group:
         return self.indicator_like and bool(self.backs)
 
 
+@remember_recent  # the plans of one row sharing a frame group the same tiles alike
 def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             cfg: ExtrasConfig) -> list[_Group]:
     out = []
     sub = [dets[i] for i in rest]
+    # The same for every row (made once: a photo's layouts ask for a few hundred rows).
+    quads, unflagged = quads_of(dets), _unflagged(dets)
     for row in find_rows(sub):
         members = [rest[j] for j in row]
         down = _backs_of_row(members, dets, cfg.pale_backs)
         frame = frame_of_row(dets, members)
-        ext = frame.project(quads_of(dets))
+        ext = frame.project(quads)
         cols = columns_of(members, ext)
         groups = _join_walls(split_by_gaps(cols, ext, cfg.group_gap * frame.tile_width),
                              down, ext, cfg.wall_gap * frame.tile_width)
@@ -255,7 +259,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             sure = {i for i in members if i not in down and dets[i].label is not None
                     and dets[i].confidence >= (cfg.wall_sure or 0.0)}
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
-        side = sideways_flags(_unflagged(dets), ext, groups)
+        side = sideways_flags(unflagged, ext, groups)
         parts = [part for g in groups for part in _split_dead_wall(g, down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
@@ -460,16 +464,27 @@ def _stack_of(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> list[_Group
     `ExtrasConfig.crowd_gap` of their tile heights) and overlaps it along the row."""
     loose = [o for o in groups if not o.backs and o.faces]
     out, todo = [g], [g]
+    taken = {id(g)}  # the groups in ``out`` (alive there, so their ids are their own)
+    if not loose:
+        return out
+    # Each group's tests against all the loose ones at once: `_distance` and the overlap
+    # elementwise, the same float steps (a table's ponds make a few hundred tests a group).
+    spans = np.array([o.span for o in loose], np.float64)
+    heights = np.array([o.height for o in loose], np.float64)
     while todo:
         a = todo.pop()
-        for b in loose:
-            if any(b is o for o in out):
+        overlap = np.minimum(a.span[1], spans[:, 1]) - np.maximum(a.span[0], spans[:, 0])
+        du = np.maximum(np.maximum(spans[:, 0] - a.span[1], a.span[0] - spans[:, 1]), 0.0)
+        dv = np.maximum(np.maximum(spans[:, 2] - a.span[3], a.span[2] - spans[:, 3]), 0.0)
+        near = (overlap > 0) & (np.hypot(du, dv) <= cfg.crowd_gap * np.maximum(
+            np.maximum(a.height, heights), 1.0))
+        for k in np.flatnonzero(near).tolist():
+            b = loose[k]
+            if id(b) in taken:
                 continue
-            overlap = min(a.span[1], b.span[1]) - max(a.span[0], b.span[0])
-            if overlap > 0 and _distance(a.span, b.span) <= cfg.crowd_gap * max(
-                    a.height, b.height, 1.0):
-                out.append(b)
-                todo.append(b)
+            out.append(b)
+            taken.add(id(b))
+            todo.append(b)
     return out
 
 

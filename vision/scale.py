@@ -23,6 +23,9 @@ allowed size, never enlarged.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import cv2
@@ -96,13 +99,44 @@ def pixel_scale(height: int, width: int, max_pixels: float) -> float:
     return 1.0 if pixels <= max_pixels else math.sqrt(max_pixels / pixels)
 
 
+_probes: ContextVar[dict | None] = ContextVar("agari_probes", default=None)
+"""The probes `remembered_probes` keeps: ``(id(bgr), cfg) -> (bgr, (lengths, scale))``."""
+
+
+@contextmanager
+def remembered_probes() -> Iterator[None]:
+    """Within it, `probe_lengths` measures each photo array once per `ScaleConfig` (on this
+    thread): a photo read again at other working-size caps (`agari.pipeline`'s retries)
+    is probed the same way each time, as the probe ignores the cap. The arrays are held
+    until the block ends (an id is not reused meanwhile) and must not change within it."""
+    token = _probes.set({})
+    try:
+        yield
+    finally:
+        _probes.reset(token)
+
+
 def probe_lengths(bgr: np.ndarray, cfg: ScaleConfig = ScaleConfig()) -> tuple[np.ndarray, float]:
     """Long sides of tile-like regions in a small copy of the photo.
 
     Returns:
         ``(lengths, probe_scale)``: float32 lengths in the probe's pixels and the
-        probe's scale relative to ``bgr``.
+        probe's scale relative to ``bgr`` (read-only where `remembered_probes` keeps it).
     """
+    memo = _probes.get()
+    if memo is None:
+        return _probe_lengths(bgr, cfg)
+    key = (id(bgr), cfg)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not bgr:
+        lengths, s = _probe_lengths(bgr, cfg)
+        lengths.flags.writeable = False
+        kept = memo[key] = (bgr, (lengths, s))
+    return kept[1]
+
+
+def _probe_lengths(bgr: np.ndarray, cfg: ScaleConfig) -> tuple[np.ndarray, float]:
+    """`probe_lengths`, measured."""
     h, w = bgr.shape[:2]
     s = pixel_scale(h, w, cfg.probe_pixels)
     # Bilinear after the halvings: the probe only measures tiles, and area averaging cost
