@@ -47,6 +47,19 @@ def test_the_printed_middle_of_a_box_disputes_nothing():
     assert _disputes(middle, cfg=NetFitConfig(centred=None))
 
 
+def test_a_centred_quad_disputes_its_box_where_boxes_fit_their_net_quads():
+    # The other boxes fit their net quads (median area ratio about 1.1): the net frames
+    # whole faces here, so a quad in the middle of a larger box is a face boxed loosely.
+    middle = _box(-10, -10, 50, 60)
+    assert _disputes(middle, cfg=NetFitConfig(centred_above=1.25))
+    # Where the boxes run larger than their net quads, the printed middle is looked for.
+    props = [Proposal(_box(40 * k - 2, 58, 34, 44), 1.0) for k in range(1, 4)]  # ratio 1.3
+    nets = [Proposal(FACE, 0.5), *ALIKE_NETS]
+    boxed = [Proposal(middle, 1.0), *props]
+    assert not loose_fits(boxed, nets, [0.9] * 4, NetFitConfig(centred_above=1.25))
+    assert loose_fits(boxed, nets, [0.9] * 4, NetFitConfig(centred_above=1.4))
+
+
 def test_not_where_the_net_frames_faces_smaller_than_the_boxes_all_over():
     props = [Proposal(_box(40 * k - 4, 56, 38, 48), 1.0) for k in range(1, 4)]
     nets = [Proposal(FACE, 0.5), *ALIKE_NETS]
