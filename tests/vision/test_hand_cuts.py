@@ -76,7 +76,7 @@ def test_overruling_a_sure_tile_reads_the_hand_by_both_cuts():
     dets[NINE] = replace(dets[NINE], sideways=False, quad=(q[1], q[2], q[3], q[0]))
     cuts = other_cuts(IMAGE, dets, analyse_layout(dets), upright_reader("9s", 0.9))
     assert list(cuts) == [(NINE, None)]
-    off = read_with_repairs(dets, SITUATION, cuts=cuts)
+    off = read_with_repairs(dets, SITUATION, cuts=cuts, repair=RepairConfig(hand_cuts=None))
     assert off.reading.layout.hand_text == "123m456p678s1122z2z" and off.notes == ()
     on = read_with_repairs(dets, SITUATION, cuts=cuts, repair=RepairConfig(hand_cuts=0.9))
     assert on.reading.layout.hand_text == "123m456p789s1122z2z"
@@ -91,7 +91,7 @@ def test_a_tile_boxed_sideways_read_upright_by_a_repair_is_cut_upright():
     # upright reads it by its upright cut too.
     dets = hand_with_a_nine_boxed_sideways()
     cuts = other_cuts(IMAGE, dets, analyse_layout(dets), upright_reader("9s", 0.9))
-    off = read_with_repairs(dets, SITUATION, cuts=cuts)
+    off = read_with_repairs(dets, SITUATION, cuts=cuts, repair=RepairConfig(hand_cuts=None))
     assert off.reading.layout.hand_text == "123m456p678s1122z2z"
     on = read_with_repairs(dets, SITUATION, cuts=cuts, repair=RepairConfig(hand_cuts=0.9))
     assert on.reading.layout.hand_text == "123m456p789s1122z2z"
