@@ -52,7 +52,10 @@ class QuarterConfig:
     """A turned reading at least this sure replaces a face read less surely whatever
     `doubt_margin` says (None: the margin always holds). On the first readings of 1030000
     and 1020000, turned readings of 0.9 or more blocked by the margin named the true tile
-    44 times in 49 (12 of 14 hand tiles; the two lost were indicators)."""
+    44 times in 49 (12 of 14 hand tiles; the two lost were indicators); yet read_photo A/B
+    at 0.9 over the five tuning sets gave 0 hands, -1 score (1000000 -1/-1, 950000 +1/+1,
+    1020000 0/-1 with an ura 1s read 1p, 990000 layouts -1; guard 980000 the same): most
+    such tiles lie in ponds, and the hand's own are re-read as they lie later anyway."""
 
     def __post_init__(self) -> None:
         probs = (self.accept_confidence, self.max_overlap, self.doubt_margin,
