@@ -162,3 +162,18 @@ def test_a_sure_turned_reading_must_beat_the_face():
     assert got is face
     with pytest.raises(InvalidInput):
         QuarterConfig(sure_turn=1.2)
+
+
+@pytest.mark.parametrize(("sure_overlap", "p", "taken"), [
+    (None, 0.99, False),   # off: a third over a read tile is too much (max_overlap 0.2)
+    (0.45, 0.99, True),    # a sure turned face may lie that far over its neighbour
+    (0.45, 0.85, False),   # unless it is not sure enough
+])
+def test_a_sure_turned_face_may_lie_partly_over_a_read_tile(sure_overlap, p, taken):
+    one = Tile.parse("1p")
+    read = _det(SQUARE, label=one, confidence=0.95, alternatives=(("1p", 0.95),))
+    near = _none(_moved(SQUARE, 28.0))      # 12 of its 40 px over the tile read
+    out = turn_unread(IMAGE, [read, near], _reads(lambda q: (Tile.parse("9m"), p)),
+                      config=QuarterConfig(sure_overlap=sure_overlap))
+    assert out[0] is read
+    assert (out[1].label == Tile.parse("9m")) == taken
