@@ -56,11 +56,15 @@ class QuarterConfig:
     at 0.9 over the five tuning sets gave 0 hands, -1 score (1000000 -1/-1, 950000 +1/+1,
     1020000 0/-1 with an ura 1s read 1p, 990000 layouts -1; guard 980000 the same): most
     such tiles lie in ponds, and the hand's own are re-read as they lie later anyway."""
-    sure_overlap: float | None = None
-    """A quad read ``none`` whose turned reading is at least 0.9 sure may lie this much over
-    a tile already read (more than `max_overlap`; None: `max_overlap` always holds). On the
-    first readings of 1030000 and 1020000, such turned readings with overlaps of 0.2-0.45
-    named their own true tile 11 times in 13 (5 of them meld tiles)."""
+    sure_overlap: float | None = 0.45
+    """A quad read ``none`` whose turned reading is at least `SURE_OVERLAP_TURN` sure may lie
+    this much over a tile already read (more than `max_overlap`; None: `max_overlap` always
+    holds). On the first readings of 1030000 and 1020000, such turned readings with overlaps
+    of 0.2-0.45 named their own true tile 11 times in 13 (5 of them meld tiles: 1020053's
+    called 3s, 1020095's 6m and 8m). read_photo A/B at 0.45, with `RepairConfig.hand_cuts`
+    on (hands/scores/layouts): 1020000 75/73/57 -> 77/74/59, 1030000, 1000000, 950000,
+    990000 the same; guard 980000 77/74/58 -> 78/74/58; real variants the same (370/390,
+    20/30)."""
 
     def __post_init__(self) -> None:
         probs = (self.accept_confidence, self.max_overlap, self.doubt_margin,
