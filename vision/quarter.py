@@ -48,15 +48,38 @@ class QuarterConfig:
     doubt_margin: float = 0.4
     """The turned reading replaces such a face only when it is this much surer (tuning
     renders: 0.4 fixed 18 hand tiles and broke none; 0.2 fixed 22 and broke 4)."""
+    sure_turn: float | None = None
+    """A turned reading at least this sure replaces a face read less surely whatever
+    `doubt_margin` says (None: the margin always holds). On the first readings of 1030000
+    and 1020000, turned readings of 0.9 or more blocked by the margin named the true tile
+    44 times in 49 (12 of 14 hand tiles; the two lost were indicators); yet read_photo A/B
+    at 0.9 over the five tuning sets gave 0 hands, -1 score (1000000 -1/-1, 950000 +1/+1,
+    1020000 0/-1 with an ura 1s read 1p, 990000 layouts -1; guard 980000 the same): most
+    such tiles lie in ponds, and the hand's own are re-read as they lie later anyway."""
+    sure_overlap: float | None = 0.45
+    """A quad read ``none`` whose turned reading is at least `SURE_OVERLAP_TURN` sure may lie
+    this much over a tile already read (more than `max_overlap`; None: `max_overlap` always
+    holds). On the first readings of 1030000 and 1020000, such turned readings with overlaps
+    of 0.2-0.45 named their own true tile 11 times in 13 (5 of them meld tiles: 1020053's
+    called 3s, 1020095's 6m and 8m). read_photo A/B at 0.45, with `RepairConfig.hand_cuts`
+    on (hands/scores/layouts): 1020000 75/73/57 -> 77/74/59, 1030000, 1000000, 950000,
+    990000 the same; guard 980000 77/74/58 -> 78/74/58; real variants the same (370/390,
+    20/30)."""
 
     def __post_init__(self) -> None:
         probs = (self.accept_confidence, self.max_overlap, self.doubt_margin,
-                 0.0 if self.doubt_below is None else self.doubt_below)
+                 0.0 if self.doubt_below is None else self.doubt_below,
+                 0.0 if self.sure_turn is None else self.sure_turn,
+                 0.0 if self.sure_overlap is None else self.sure_overlap)
         if not all(0.0 <= p <= 1.0 for p in probs):
             raise InvalidInput("quarter-turn thresholds must lie in [0, 1]")
 
 
 DEFAULT_QUARTER = QuarterConfig()
+
+SURE_OVERLAP_TURN = 0.9
+"""How surely a turned reading must name a face to lie `QuarterConfig.sure_overlap` over a read
+tile."""
 
 
 def named_round(det: TileDetection) -> TileDetection:
@@ -91,10 +114,15 @@ def turn_unread(image: np.ndarray, detections: Sequence[TileDetection], classify
     for i, det in zip(todo, turned, strict=True):
         if not isinstance(det.label, Tile) or det.confidence < config.accept_confidence:
             continue
-        if out[i].label is not None and det.confidence < out[i].confidence + config.doubt_margin:
+        if out[i].label is not None and det.confidence < out[i].confidence + config.doubt_margin \
+                and not _sure_turn(det, out[i], config):
             continue
         quad = np.asarray(det.quad, np.float64)
-        if any(quad_overlap(quad, f) > config.max_overlap for j, f in faces.items() if j != i):
+        most = config.max_overlap
+        if config.sure_overlap is not None and out[i].label is None \
+                and det.confidence >= SURE_OVERLAP_TURN:
+            most = max(most, config.sure_overlap)
+        if any(quad_overlap(quad, f) > most for j, f in faces.items() if j != i):
             continue
         if out[i].sideways:
             # A sideways crop of the corners named round is the upright crop of the corners
@@ -110,4 +138,10 @@ def _doubtful(det: TileDetection, config: QuarterConfig) -> bool:
             and det.confidence < config.doubt_below)
 
 
-__all__ = ["DEFAULT_QUARTER", "QuarterConfig", "named_round", "turn_unread"]
+def _sure_turn(turned: TileDetection, det: TileDetection, config: QuarterConfig) -> bool:
+    """The turned reading is sure enough to replace a surer-looking face without the margin."""
+    return config.sure_turn is not None and turned.confidence >= config.sure_turn \
+        and turned.confidence > det.confidence
+
+
+__all__ = ["DEFAULT_QUARTER", "SURE_OVERLAP_TURN", "QuarterConfig", "named_round", "turn_unread"]

@@ -15,6 +15,12 @@ it by both cuts where they name different tiles, each class at its better cut
 cut it implies adds evidence rather than replacing it. Which plan wins is decided
 by the reading, as always: a pon 8p 8p 8p read from the right cut beats a row that
 holds no set.
+
+A concealed or winning tile the locator cut otherwise than upright in the hand's frame
+(flagged sideways, or framed a quarter off) is read once more cut upright too, when
+`agari.vision.reading_repair` may want it (`hand_cuts`, keys ``(i, None)``): the re-reading
+before the layout (`agari.vision.reread`) keeps only the surer cut, and an upright 9p boxed
+as a called tile reads 9s at 0.91 sideways (1030096).
 """
 
 from __future__ import annotations
@@ -27,11 +33,15 @@ from agari.vision.detection import Classify, TileDetection, label_of
 from agari.vision.layout import LayoutPlan
 from agari.vision.layout_frame import aligned
 
-Cuts = Mapping[tuple[int, bool], TileDetection]
-"""``(detection index, sideways)`` -> the tile's reading cut that way."""
+Cuts = Mapping[tuple[int, bool | None], TileDetection]
+"""``(detection index, sideways)`` -> the meld tile's reading cut that way; ``(detection
+index, None)`` -> a concealed or winning tile's reading cut upright in the hand's frame
+(`hand_cuts`; kept apart from the meld keys, which `as_laid` reads)."""
 
 MAX_OTHER_CUTS = 12
 """Tiles read again at most per photo (the likeliest plans' first)."""
+MAX_HAND_CUTS = 8
+"""Hand tiles read again upright at most per photo (`hand_cuts`)."""
 
 
 def called(plan: LayoutPlan) -> set[int]:
@@ -53,9 +63,10 @@ def other_cuts(image: np.ndarray, dets: Sequence[TileDetection], plans: Sequence
 
     Returns:
         ``(detection index, sideways)`` -> its reading cut that way in the first plan that
-        lays it so (quad in that plan's frame).
+        lays it so (quad in that plan's frame); and the hand tiles' upright cuts
+        (`hand_cuts`, keys ``(i, None)``).
     """
-    todo: dict[tuple[int, bool], TileDetection] = {}
+    todo: dict[tuple[int, bool | None], TileDetection] = {}
     for plan in plans:
         side, framed = called(plan), None
         for i in (i for m in plan.melds for i in m.faces):
@@ -65,10 +76,35 @@ def other_cuts(image: np.ndarray, dets: Sequence[TileDetection], plans: Sequence
             framed = framed if framed is not None else aligned(list(dets), plan.frame)
             if cut_differently(dets[i], framed[i], i in side):
                 todo[key] = replace(framed[i], sideways=i in side)
+    read = classify(image, list(todo.values())) if todo else []
+    return {**dict(zip(todo, read, strict=True)), **hand_cuts(image, dets, plans, classify)}
+
+
+def hand_cuts(image: np.ndarray, dets: Sequence[TileDetection], plans: Sequence[LayoutPlan],
+              classify: Classify, *, limit: int = MAX_HAND_CUTS) -> Cuts:
+    """The readings of hand tiles cut upright in the hand's frame where they were cut
+    otherwise: ``(i, None)`` -> the tile so cut (quad in the frame of the first plan that
+    holds it). The likeliest plans' concealed and winning tiles come first, then their meld
+    tiles (a tile boxed sideways that a plan calls may stand in the hand: a repair reads it
+    upright, `reading_repair.UPRIGHT_FIX`).
+    """
+    todo: dict[tuple[int, bool | None], TileDetection] = {}
+    order = [(plan, i) for plan in plans
+             for i in (*plan.concealed, *((plan.win,) if plan.win is not None else ()))]
+    order += [(plan, i) for plan in plans for m in plan.melds for i in m.faces]
+    frames: dict[int, list[TileDetection]] = {}
+    for plan, i in order:
+        key = (i, None)
+        if key in todo or len(todo) >= limit:
+            continue
+        framed = frames.get(id(plan))
+        if framed is None:
+            framed = frames[id(plan)] = aligned(list(dets), plan.frame)
+        if cut_differently(dets[i], framed[i], False):
+            todo[key] = replace(framed[i], sideways=False)
     if not todo:
         return {}
-    read = classify(image, list(todo.values()))
-    return dict(zip(todo, read, strict=True))
+    return dict(zip(todo, classify(image, list(todo.values())), strict=True))
 
 
 def as_laid(dets: Sequence[TileDetection], plan: LayoutPlan, cuts: Cuts | None
@@ -113,4 +149,5 @@ def cut_differently(det: TileDetection, framed: TileDetection, sideways: bool) -
     return not (np.array_equal(old, new) or np.array_equal(np.roll(old, 2, axis=0), new))
 
 
-__all__ = ["Cuts", "MAX_OTHER_CUTS", "as_laid", "called", "cut_differently", "either", "other_cuts"]
+__all__ = ["Cuts", "MAX_HAND_CUTS", "MAX_OTHER_CUTS", "as_laid", "called", "cut_differently",
+           "either", "hand_cuts", "other_cuts"]

@@ -32,7 +32,7 @@ from agari.vision.reading import (
 )
 from agari.vision.reading_checks import SHAPE, Situation
 from agari.vision.reading_copies import cap_copies
-from agari.vision.reading_cuts import Cuts
+from agari.vision.reading_cuts import Cuts, either
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,19 @@ class RepairConfig:
     hand and its melds read as a chi's called tile), without the flanking rule it also took
     990087 (a winning tile read none). Interleaved read_photo A/B (hands/layouts/scores):
     950000 67/38/62 -> 68/39/63, 990000, 960000, 980000 the same; real variants 368/390."""
+    hand_cuts: float | None = 0.9
+    """Where the reading overrules a hand tile the classifier named at least this surely (or
+    no reading can exist), the concealed and winning tiles that were cut otherwise than
+    upright in the hand's frame (`reading_cuts.hand_cuts`) are read by both cuts (`either`)
+    and the hand read again, that reading kept where it is at least as valid and likelier by
+    more than `HAND_CUT_PENALTY`; and the repair that reads sideways tiles as upright
+    (`UPRIGHT_FIX`) reads them by both cuts too (None: neither). An upright 9p boxed as a
+    called tile reads 9s at 0.91 sideways, and the hand overruled two sure tiles to make a
+    hand of the 9s (1030096: 2p at 0.95 read 1s, 1s at 0.90 read 8s). read_photo A/B at
+    0.9 (hands/scores/layouts): 1030000 72/67/49 -> 73/68/49, 1020000 73/72/56 -> 75/73/57,
+    1000000, 950000, 990000 the same; guard 980000 76/73/57 -> 77/74/58; misread hand tiles
+    25 -> 22, 12 -> 9 (1030000, 1020000); real variants 368 -> 370 of 390 tiles, exact
+    19 -> 20 of 30."""
 
 
 DEFAULT_REPAIR = RepairConfig()
@@ -68,11 +81,16 @@ UPRIGHT_PENALTY = math.log(2.0)
 """Charge for reading a tile that looks sideways as upright: a small doubt of the geometry."""
 UNREAD_PENALTY = math.log(10.0)
 """Charge for taking the quads called none in the hand's row as tiles (`layout_inline`)."""
+HAND_CUT_PENALTY = math.log(2.0)
+"""Charge for reading hand tiles by both cuts (`RepairConfig.hand_cuts`): each class takes
+its better cut, so such a reading is never less likely."""
 UNREAD = -1
 """The index `read_with_repairs` gives the fix that takes such quads as tiles."""
 UPRIGHT_FIX = (UPRIGHT_PENALTY, None, None,
                "a tile was read otherwise than it looked (a sideways one as upright, or a white "
                "dragon as a back or back as a white dragon)")
+HAND_CUT_NOTE = ("a hand tile boxed lying otherwise than the hand's tiles was read cut both ways "
+                 "(upright and as boxed)")
 UNREAD_FIX = (UNREAD_PENALTY, UNREAD, None,
               "quads in the hand's row that the classifier called none were read as tiles")
 
@@ -123,6 +141,49 @@ def _fixes(dets: Sequence[TileDetection], plan: LayoutPlan, cfg: RepairConfig
         p_not = max(1.0 - _tile_mass(dets[i]), 1e-6)
         out.append((-math.log(p_not), i, as_none(dets[i]), f"tile {i} was taken as no tile"))
     return out
+
+
+def _sure_overruled(dets: Sequence[TileDetection], reading: Reading, floor: float) -> bool:
+    """The reading names some hand tile otherwise than the classifier's first name, which had
+    at least ``floor``."""
+    return any(dets[i].alternatives and dets[i].alternatives[0][1] >= floor
+               for i, _, _ in reading.corrections)
+
+
+def by_hand_cuts(dets: tuple[TileDetection, ...], cuts: Cuts | None,
+                 only: set[int] | None = None) -> tuple[TileDetection, ...]:
+    """``dets`` with each hand tile (of ``only``, if given) that reads as another tile cut
+    upright in the hand's frame (`reading_cuts.hand_cuts`) read by both cuts (`either`);
+    ``dets`` itself where none does."""
+    swap = {k[0]: c for k, c in (cuts or {}).items()
+            if k[1] is None and (only is None or k[0] in only) and c.label is not None
+            and c.label != dets[k[0]].label}
+    if not swap:
+        return dets
+    return tuple(either(d, swap[i]) if i in swap else d for i, d in enumerate(dets))
+
+
+def _read_by_hand_cuts(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...],
+                       first: Reading | None, situation: Situation, reading: ReadingConfig,
+                       cuts: Cuts | None, floor: float
+                       ) -> tuple[tuple[TileDetection, ...], Reading] | None:
+    """The detections read by both cuts and their reading, where ``first`` (None: no reading
+    could exist) overrules a sure tile and that reading is as valid and likelier by more than
+    `HAND_CUT_PENALTY`."""
+    if first is not None and not _sure_overruled(dets, first, floor):
+        return None
+    standing = {i for p in plans for i in (*p.concealed, *((p.win,) if p.win is not None else ()))}
+    both = by_hand_cuts(dets, cuts, standing)
+    if both is dets:
+        return None
+    try:
+        got = read_hand(both, plans, situation, config=reading, cuts=cuts)
+    except AgariError:
+        return None
+    if first is not None and (got.best.level < first.best.level
+                              or got.best.cost + HAND_CUT_PENALTY >= first.best.cost):
+        return None
+    return both, got
 
 
 def _rank(reading: HandReading, penalty: float) -> tuple:
@@ -213,6 +274,11 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         first = read_hand(dets, plans, situation, config=reading, cuts=cuts)
     except InvalidHand as err:
         first, error = None, err
+    if repair.hand_cuts is not None:
+        both = _read_by_hand_cuts(dets, plans, first, situation, reading, cuts, repair.hand_cuts)
+        if both is not None:
+            dets, first = both
+            notes = (*notes, HAND_CUT_NOTE)
     if first is not None and _good_enough(first):
         # A waiting hand that reads well is kept as read too: taking in the quads called none
         # in its row, it read a stray one as its missing tile (960085, a chi's called tile).
@@ -229,6 +295,8 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
     fixes = [UPRIGHT_FIX, UNREAD_FIX, *_fixes(dets, plans[0], repair)]
     for penalty, i, fixed, note in fixes:
         tried = dets if i is None or i < 0 else dets[:i] + (fixed,) + dets[i + 1:]
+        if i is None and repair.hand_cuts is not None:
+            tried = by_hand_cuts(dets, cuts)  # tiles boxed sideways read upright: cut so too
         try:
             tried_plans = tuple(analyse_layout(list(tried), config=layout, flip=flip,
                                                upright=i is None, unread=i == UNREAD))

@@ -135,3 +135,45 @@ def test_unsure_faces_are_left_alone_when_doubt_is_off():
     out = turn_unread(IMAGE, [called], _reads(lambda q: (Tile.parse("5s"), 0.99)),
                       config=QuarterConfig(doubt_below=None))
     assert out[0] is called
+
+
+@pytest.mark.parametrize(("sure_turn", "turned", "kept"), [
+    (None, 0.95, True),    # off: the margin holds (0.70 + 0.4 > 0.95)
+    (0.9, 0.95, False),    # a turned reading this sure replaces the face despite the margin
+    (0.9, 0.85, True),     # surer than the face, but not sure enough to skip the margin
+])
+def test_a_sure_turned_reading_needs_no_margin(sure_turn, turned, kept):
+    called = _face(SQUARE, "4p", 0.70)           # a 4s lying sideways, cut upright
+    turned_first = named_round(called).quad[0]
+    classify = _reads(lambda q: (Tile.parse("4s"), turned) if q[0] == turned_first
+                      else (Tile.parse("4p"), 0.70))
+    (got,) = turn_unread(IMAGE, [called], classify, config=QuarterConfig(sure_turn=sure_turn))
+    assert (got is called) == kept
+    if not kept:
+        assert got.label == Tile.parse("4s")
+
+
+def test_a_sure_turned_reading_must_beat_the_face():
+    face = _face(SQUARE, "4p", 0.89)
+    turned_first = named_round(face).quad[0]
+    classify = _reads(lambda q: (Tile.parse("4s"), 0.89) if q[0] == turned_first
+                      else (Tile.parse("4p"), 0.89))
+    (got,) = turn_unread(IMAGE, [face], classify, config=QuarterConfig(sure_turn=0.5))
+    assert got is face
+    with pytest.raises(InvalidInput):
+        QuarterConfig(sure_turn=1.2)
+
+
+@pytest.mark.parametrize(("sure_overlap", "p", "taken"), [
+    (None, 0.99, False),   # off: a third over a read tile is too much (max_overlap 0.2)
+    (0.45, 0.99, True),    # a sure turned face may lie that far over its neighbour
+    (0.45, 0.85, False),   # unless it is not sure enough
+])
+def test_a_sure_turned_face_may_lie_partly_over_a_read_tile(sure_overlap, p, taken):
+    one = Tile.parse("1p")
+    read = _det(SQUARE, label=one, confidence=0.95, alternatives=(("1p", 0.95),))
+    near = _none(_moved(SQUARE, 28.0))      # 12 of its 40 px over the tile read
+    out = turn_unread(IMAGE, [read, near], _reads(lambda q: (Tile.parse("9m"), p)),
+                      config=QuarterConfig(sure_overlap=sure_overlap))
+    assert out[0] is read
+    assert (out[1].label == Tile.parse("9m")) == taken
