@@ -31,6 +31,7 @@ import numpy as np
 from agari.engine.errors import NoTiles
 from agari.engine.tiles import NONE
 from agari.vision.detection import TileDetection
+from agari.vision.layout_called import called_unread
 from agari.vision.layout_extras import ExtrasConfig, find_extras
 from agari.vision.layout_frame import aligned, neighbour_frame, without_end_backs
 from agari.vision.layout_geometry import (
@@ -52,7 +53,6 @@ from agari.vision.layout_geometry import (
     stacked_onto,
 )
 from agari.vision.layout_hand import HandLayout, LaidMeld
-from agari.vision.layout_called import called_unread
 from agari.vision.layout_inline import InlineConfig, in_line, straddling
 from agari.vision.layout_lying import (
     LyingConfig,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-
 from layout_factories import lay_out, with_alternatives
 
 CALLED = replace(DEFAULT_LAYOUT, called_unread=1.15)
