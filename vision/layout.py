@@ -176,7 +176,9 @@ class LayoutConfig:
     then parsed as concealed). None: off. At 1.15, tuning sets (hands/scores/layouts):
     1030000 75/70/54 -> 76/71/54, 1020000 77/74/59 -> 78/74/59, 1000000 76/74/59 ->
     75/74/58 (1000000: its 456p read 345p), 950000 74/67/45 the same, 990000 74/72/62 ->
-    75/73/63: hands +2, scores +2 summed; guard and real photos: see the commit."""
+    75/73/63: hands +2, scores +2 summed; guard 980000 78/74/59 -> 77/75/60 (980048 lost, 980050
+    gained); real photos as taken the same, variants 370 -> 368 tiles (table-from-seat
+    soft 11 -> 9), 20/30 exact the same: off for the real-photo loss."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
