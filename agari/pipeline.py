@@ -153,7 +153,10 @@ class PipelineConfig:
     that two of them agree on (`agari.retry`); None never."""
     hand_reframe: HandReframeConfig | None = None
     """After the layout has found the hand, re-frame its tiles read as a face only unsurely
-    (`agari.vision.hand_reframe`); None (the default) skips it."""
+    (`agari.vision.hand_reframe`: reframe's variants, then the box grown upwards to the row's
+    tile height); None (the default) skips it. `DEFAULT_HAND_REFRAME` (hands/scores):
+    1030000 75/70 -> 77/71 (1030005, 1030045), 1020000, 1000000, 950000, 990000 the same;
+    guard 980000 and the real photos not yet measured: off until they are."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
