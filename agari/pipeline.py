@@ -156,7 +156,7 @@ class PipelineConfig:
     (`agari.vision.hand_reframe`: reframe's variants, then the box grown upwards to the row's
     tile height); None (the default) skips it. `DEFAULT_HAND_REFRAME` (hands/scores):
     1030000 75/70 -> 77/71 (1030005, 1030045), 1020000, 1000000, 950000, 990000 the same;
-    guard 980000 and the real photos not yet measured: off until they are."""
+    guard 980000 the same (78/74); real photos not measured: off until they are."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
