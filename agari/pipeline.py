@@ -30,6 +30,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
+from agari.vision.hand_reframe import HandReframeConfig, reframe_hand
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
@@ -150,6 +151,12 @@ class PipelineConfig:
     """When no reading makes a hand (the photo read as too few tiles, or no legal hand),
     locate again at other working scales and in crops round the hand, and take a reading
     that two of them agree on (`agari.retry`); None never."""
+    hand_reframe: HandReframeConfig | None = None
+    """After the layout has found the hand, re-frame its tiles read as a face only unsurely
+    (`agari.vision.hand_reframe`: reframe's variants, then the box grown upwards to the row's
+    tile height); None (the default) skips it. `DEFAULT_HAND_REFRAME` (hands/scores):
+    1030000 75/70 -> 77/71 (1030005, 1030045), 1020000, 1000000, 950000, 990000 the same;
+    guard 980000 the same (78/74); real photos not measured: off until they are."""
 
 
 DEFAULT_PIPELINE = PipelineConfig()
@@ -501,6 +508,9 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
         if flip is None and all(a is b for a, b in zip(again, dets, strict=True)):
             plans = first  # no tile read again: the first layout is the layout (~4 ms saved)
         dets = again
+    if config.hand_reframe is not None:
+        dets, plans = reframe_hand(image, dets, classify, plans=plans, flip=flip,
+                                   layout=config.layout, config=config.hand_reframe)
     if look is not None:
         dets, plans = _looked_again(dets, plans, look, flip, config)
     cuts = None

@@ -16,7 +16,7 @@ picture: every quad tried is derived from one the locator made.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -84,7 +84,8 @@ DEFAULT_REFRAME = ReframeConfig()
 
 
 def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Classify, *,
-            config: ReframeConfig = DEFAULT_REFRAME) -> list[TileDetection]:
+            config: ReframeConfig = DEFAULT_REFRAME,
+            only: Collection[int] | None = None) -> list[TileDetection]:
     """The detections with those read unsurely replaced by a better-framed reading.
 
     Args:
@@ -92,13 +93,15 @@ def reframe(image: np.ndarray, detections: Sequence[TileDetection], classify: Cl
         detections: classified detections (label, confidence and alternatives set).
         classify: labels a batch of detections in ``image``.
         config: tuning.
+        only: the indices that may be re-framed (None: any).
 
     Returns:
         A list of the same length and order; a detection is either as given or its
         re-framed reading (a confident face, perhaps now sideways).
     """
     out = list(detections)
-    todo = sorted((i for i, d in enumerate(out) if _is_weak(d, config)),
+    todo = sorted((i for i, d in enumerate(out)
+                   if _is_weak(d, config) and (only is None or i in only)),
                   key=lambda i: -face_probability(out[i]))[:config.max_tiles]
     best, trimmed, whole = _climb(image, {i: out[i] for i in todo}, classify, config)
     faces = {j: np.asarray(d.quad, np.float64) for j, d in enumerate(out)
