@@ -5,8 +5,9 @@ the table below it) and the classifier names a face there only unsurely, while a
 the tile itself reads right. Re-framing every unsure located tile before row completion
 costs more hands than it saves (`PipelineConfig.reframe`); here only the tiles the layout
 puts in the hand (concealed and winning tile), read as a face below ``below``, are read
-again through `agari.vision.reframe`'s variants, and the new reading stands only when it
-is a confident face (``reframe.accept_confidence``).
+again through `agari.vision.reframe`'s variants and then, still unsure, through the box
+grown to its row's tile height; a new reading stands only when it is a confident face
+(``reframe.accept_confidence``), and the tile keeps the locator's quad.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ class HandReframeConfig:
     sure: float = 0.8
     """Hand tiles read at least this surely give the row's top and bottom lines."""
     row_fit: bool = True
-    """Also read the tile's quad with its top and bottom edges moved onto the lines fitted
-    through its sure row-mates' tops and bottoms (a box cut short or run past the face)."""
+    """Also read the tile's quad grown or shrunk upwards, its bottom edge kept, to the median
+    height of its sure row-mates (`row_quad`: a box cut short at the top of the face, or run
+    past it; lines fitted through the mates' corners copied their own offset)."""
     reframe: ReframeConfig = replace(DEFAULT_REFRAME, sideways=False)
     """The variants and the confidence a new reading needs (no quarter turns: the layout
     has already told the hand's tiles upright from called ones)."""
