@@ -137,7 +137,7 @@ class LayoutConfig:
     final detections at b77694d (hands/layouts/scores): 1020000 66/51/68 -> 70/53/69, 950000
     67/41/64 -> 70/44/65, 990000 71/59/71 -> 72/60/71, 1000000 and 980000 the same; in all 8
     hands gained the true winning tile was the last concealed one, in none the first."""
-    weak_gap: float | None = 2.0
+    weak_gap: float | None = 1.4
     """A complete hand that shows no tile set apart is also offered, just before it, with its
     last concealed tile (in the reading direction) as the winning tile where the gap before
     it is at least `weak_gap_min` tile widths and this many times the median gap between its
@@ -154,7 +154,11 @@ class LayoutConfig:
     one. True tiles as detections (5 sets) and real photos (368/390, 19/30, each photo the
     same) unchanged. Interleaved read_photo A/B at b9cf441 (hands/layouts/scores): 1020000
     72/55/72 -> 73/56/72, 950000 73/45/67 -> 74/46/67, 990000 72/60/71 -> 73/61/71,
-    1000000 76/59/74 the same (950050 not gained on these detections)."""
+    1000000 76/59/74 the same (950050 not gained on these detections).
+    1.4 rather than 2.0 (helper-92): standing tiles seen at an angle show their sides in the
+    gaps, so the winning tile's gap, 0.25-1 tile widths on the table, reads only 1.5-1.8
+    times the row's (tuning renders 1020030 0.118 against a median 0.079, 1030009 0.061
+    against 0.033). FIGURES"""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
     winner_one_side: bool = True
@@ -179,6 +183,14 @@ class LayoutConfig:
     75/73/63: hands +2, scores +2 summed; guard 980000 78/74/59 -> 77/75/60 (980048 lost, 980050
     gained); real photos as taken the same, variants 370 -> 368 tiles (table-from-seat
     soft 11 -> 9), 20/30 exact the same: off for the real-photo loss."""
+    touching_end: bool = True
+    """A row of one group, a waiting hand's worth of upright columns ended by one sideways
+    column (``PPPPPPPPPPPPPS``), is also offered (`_lying_end`, after the plans as located)
+    with that column as the winning tile however narrow the gap before it: the winning tile
+    lying flat against a standing hand, its quad reaching back over the last standing tile
+    (gap -0.11 tile widths), so no gap sets it apart and the row read as a meld touching the
+    hand (tuning render 1040038: ``22m345789p05667s`` + 4s flat, read with a chi 8p9p4s).
+    FIGURES"""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -592,7 +604,8 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     ext = f.project(quads_of(dets))
     gaps = row_gaps(cols, ext)
     usual = max(float(np.median(gaps)), 0.0)
-    if gaps[-1] <= config.relative_gap * usual:
+    if gaps[-1] <= config.relative_gap * usual and not (
+            config.touching_end and _waiting_then_flat(tokens)):
         return []
     sizes = [len(t) for t in tokens]
     starts = np.cumsum([0, *sizes])
@@ -600,6 +613,12 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
     split, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
+
+
+def _waiting_then_flat(tokens: list[str]) -> bool:
+    """The row is one group: a waiting hand's worth of upright columns and one sideways
+    column ending it (`LayoutConfig.touching_end`)."""
+    return len(tokens) == 1 and tokens[0] == "P" * HAND_SIZES[0] + "S"
 
 
 def _apart_at_start(plan: LayoutPlan, tokens: list[str], groups: bool = False) -> bool:

@@ -94,6 +94,14 @@ class LyingConfig:
     118 -> 105, 98 -> 86 (1000000 105 -> 108: 1000092, wrong either way, a missed tile's gap
     taken as wide); real photos and variants the same (368/390, 19/30). Replayed stages 3-4
     on 1030000 it alone gains 1030013; 0.8 and 1.0 read the same there."""
+    wide_after: int = 1
+    """Columns that must lie before a group for `wide_gap` to count it (3: a meld's worth, as
+    first made). A hand of four melds waits on one concealed tile (単騎), with perhaps its
+    winning tile beside it: one or two columns, then the melds a wide gap away; a meld among
+    them whose called tile was not seen sideways read as three concealed tiles (tuning
+    renders 1040087 ``5z 123m 234s 777m 222z``, 990019). The turned reading this could
+    mislead, a winning tile 1.25 tile widths or more before the hand, is laid nearer.
+    FIGURES"""
     split_melds: bool = True
     """Also guess called tiles in a melds-only group together with the piece narrower than a
     meld after it (`split_guesses`), a meld then reaching across the gap
@@ -160,7 +168,7 @@ def row_pose(groups: list[list[list[int]]], ext: np.ndarray,
     wide: tuple[bool, ...] = ()
     if cfg.wide_gap is not None and tile_width > 0:
         before = np.cumsum([0, *(len(g) for g in groups)])
-        wide = tuple(before[g] >= MELD_WIDTH and len(groups[g]) >= 2 and row_gaps(
+        wide = tuple(before[g] >= cfg.wide_after and len(groups[g]) >= 2 and row_gaps(
             [groups[g - 1][-1], groups[g][0]], ext)[0] >= cfg.wide_gap * tile_width
             for g in range(len(groups)))
     return RowPose(lying, squat, tuple(len(g) for g in groups), wide,

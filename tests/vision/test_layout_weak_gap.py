@@ -44,3 +44,13 @@ def test_a_wider_gap_inside_the_row_takes_no_tile() -> None:
     off = analyse_layout(dets, config=OFF)
     assert off[0].win is None and len(off[0].concealed) == 14
     assert analyse_layout(dets, config=ON) == off
+
+
+def test_by_default_a_gap_one_and_a_half_times_the_rows_is_enough() -> None:
+    # Standing tiles' sides fill their gaps: the winning tile's reads 1.5 times the others'.
+    laid = lay_out("123456789m1234p", "4p", win_gap=0.06, touch_gap=0.04)
+    assert analyse_layout(laid.dets, config=ON)[0].win is None
+    assert analyse_layout(laid.dets)[0].win == laid.roles.index("win")
+    # An even row still takes no tile.
+    even = lay_out("123456789m12344p", touch_gap=0.04)
+    assert analyse_layout(even.dets)[0].win is None
