@@ -158,7 +158,11 @@ class LayoutConfig:
     1.4 rather than 2.0 (helper-92): standing tiles seen at an angle show their sides in the
     gaps, so the winning tile's gap, 0.25-1 tile widths on the table, reads only 1.5-1.8
     times the row's (tuning renders 1020030 0.118 against a median 0.079, 1030009 0.061
-    against 0.033). FIGURES"""
+    against 0.033). Whole read_photo, with `touching_end` and `LyingConfig.wide_after` 1, against
+    main at 036fe7d (hands/scores/layouts): 1040000 73/70/57 the same, 1030000 77/71/54 ->
+    78/71/55 (1030009), 1020000 77/74/59 -> 78/74/60 (1020030), 1000000 76/74/59 and 990000
+    74/72/62 the same; guard 980000 78/74/59 the same; real variants 370/390 tiles, 20/30
+    exact, photo by photo the same."""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
     winner_one_side: bool = True
@@ -190,7 +194,10 @@ class LayoutConfig:
     lying flat against a standing hand, its quad reaching back over the last standing tile
     (gap -0.11 tile widths), so no gap sets it apart and the row read as a meld touching the
     hand (tuning render 1040038: ``22m345789p05667s`` + 4s flat, read with a chi 8p9p4s).
-    FIGURES"""
+    Stages 3-4 replayed on 1040038's final detections read it right; the whole read_photo
+    still does not (its first reading reads the flat 4s by its sideways cut, and the repair
+    that reads it upright takes the plan with no winning tile). Measured with `weak_gap` 1.4
+    and `LyingConfig.wide_after` 1 (figures there): no exact hand or score changed by it."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()

@@ -101,7 +101,9 @@ class LyingConfig:
     them whose called tile was not seen sideways read as three concealed tiles (tuning
     renders 1040087 ``5z 123m 234s 777m 222z``, 990019). The turned reading this could
     mislead, a winning tile 1.25 tile widths or more before the hand, is laid nearer.
-    FIGURES"""
+    Stages 3-4 on 1040087's final detections now read its structure (5z and four melds; its
+    222z is misread 333z, so the hand is still wrong); with `LayoutConfig.weak_gap` 1.4
+    (figures there) no exact hand or score on the tuning sets changed by it."""
     split_melds: bool = True
     """Also guess called tiles in a melds-only group together with the piece narrower than a
     meld after it (`split_guesses`), a meld then reaching across the gap
