@@ -193,6 +193,11 @@ class ExtrasConfig:
     """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
     alone_gap: float = 1.0
     """See `width_reach`."""
+    wall_line: bool = True
+    """A group showing two or more backs whose columns' tokens make no wall is read again by
+    its wall's line alone (tiles centred across the row within the backs' extent), the rest
+    a group of their own: a pond row just in front of a dead wall shares its columns and
+    hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -260,7 +265,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                     and dets[i].confidence >= (cfg.wall_sure or 0.0)}
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(unflagged, ext, groups)
-        parts = [part for g in groups for part in _split_dead_wall(g, down)]
+        parts = [part for g in groups for part in _split_dead_wall(
+            _wall_line(g, down, ext) if cfg.wall_line else [g], down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
         for group, chain in zip(parts, chains, strict=True):
@@ -403,14 +409,40 @@ def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) ->
     return tuple(i for i in faces if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi)
 
 
-def _split_dead_wall(group: list[list[int]], down: set[int]) -> list[list[list[int]]]:
-    """Cut a dead wall (backs, one to five faces, backs) out of a group it touches."""
+def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list[list[int]]]:
+    """Cut a dead wall (backs, one to five faces, backs) out of the first of ``pieces``, a
+    group it touches; the other pieces stay as they are."""
+    group, rest = pieces[0], pieces[1:]
     tokens = _tokens(group, down)
     m = DEAD_WALL.search(tokens)
     if m is None or (m.start() == 0 and m.end() == len(tokens)):
-        return [group]
+        return [group] + rest
     parts = [group[:m.start()], group[m.start():m.end()], group[m.end():]]
-    return [p for p in parts if p]
+    return [p for p in parts if p] + rest
+
+
+def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
+               ) -> list[list[list[int]]]:
+    """``group`` as its wall's line and the tiles off that line, where the line alone holds a
+    dead wall (`ExtrasConfig.wall_line`); else ``[group]``.
+
+    A row of discards lying just in front of a dead wall shares its columns, so each column's
+    tile nearest the player is a discard and the wall's backs never show in its tokens
+    (1040033: ``BBPPPPPPP`` for the wall ``BBPBBBB`` with a pond row before it). The line is
+    the tiles centred across the row within the backs' extent."""
+    tokens = _tokens(group, down)
+    backs = [i for col in group for i in col if i in down]
+    if len(backs) < 2 or WALL_LIKE.fullmatch(tokens) or DEAD_WALL.search(tokens):
+        return [group]
+    b = ext[backs]
+    lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
+    on = [[i for i in col if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi] for col in group]
+    off = [[i for i in col if i not in line] for col, line in zip(group, on, strict=True)]
+    line = [col for col in on if col]
+    if not DEAD_WALL.search(_tokens(line, down)):
+        return [group]
+    off = [col for col in off if col]
+    return [line] + ([off] if off else [])
 
 
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
