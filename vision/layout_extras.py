@@ -198,6 +198,11 @@ class ExtrasConfig:
     its wall's line alone (tiles centred across the row within the backs' extent), the rest
     a group of their own: a pond row just in front of a dead wall shares its columns and
     hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located."""
+    wall_top: bool = True
+    """With `wall_line`, one to five faces lying beyond a line of backs alone (sharing its
+    columns) are a loose group apart from it: a loose dora laid on or just behind the
+    player's own wall (1020055), which the wall's columns hid (a tile of a wall of more than
+    two columns is taken only where it is no wider than its neighbours)."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -266,7 +271,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(unflagged, ext, groups)
         parts = [part for g in groups for part in _split_dead_wall(
-            _wall_line(g, down, ext) if cfg.wall_line else [g], down)]
+            _wall_line(g, down, ext, cfg.wall_top) if cfg.wall_line else [g], down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
         for group, chain in zip(parts, chains, strict=True):
@@ -421,7 +426,7 @@ def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list
     return [p for p in parts if p] + rest
 
 
-def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
+def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray, on_top: bool = True
                ) -> list[list[list[int]]]:
     """``group`` as its wall's line and the tiles off that line, where the line alone holds a
     dead wall (`ExtrasConfig.wall_line`); else ``[group]``.
@@ -429,20 +434,36 @@ def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
     A row of discards lying just in front of a dead wall shares its columns, so each column's
     tile nearest the player is a discard and the wall's backs never show in its tokens
     (1040033: ``BBPPPPPPP`` for the wall ``BBPBBBB`` with a pond row before it). The line is
-    the tiles centred across the row within the backs' extent."""
+    the tiles centred across the row within the backs' extent. With ``on_top``
+    (`ExtrasConfig.wall_top`), faces alone beyond a line of backs alone are a group apart."""
     tokens = _tokens(group, down)
     backs = [i for col in group for i in col if i in down]
     if len(backs) < 2 or WALL_LIKE.fullmatch(tokens) or DEAD_WALL.search(tokens):
         return [group]
-    b = ext[backs]
-    lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
-    on = [[i for i in col if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi] for col in group]
-    off = [[i for i in col if i not in line] for col, line in zip(group, on, strict=True)]
+    # The line's extent by the backs of nearby columns: seen obliquely a wall slants
+    # across the hand's frame, so one extent for the whole wall takes in tiles beside it.
+    places = [k for k, col in enumerate(group) if any(i in down for i in col)]
+    on, off, beyond = [], [], []
+    for k, col in enumerate(group):
+        near = sorted(places, key=lambda p: abs(p - k))[:2]
+        b = ext[[i for p in near for i in group[p] if i in down]]
+        lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
+        mid = (ext[col, 2] + ext[col, 3]) / 2
+        on.append([i for i, m in zip(col, mid, strict=True) if lo <= m <= hi])
+        off.append([i for i, m in zip(col, mid, strict=True) if not lo <= m <= hi])
+        beyond += [i for i, m in zip(col, mid, strict=True) if m > hi]
     line = [col for col in on if col]
-    if not DEAD_WALL.search(_tokens(line, down)):
-        return [group]
     off = [col for col in off if col]
-    return [line] + ([off] if off else [])
+    line_tokens = _tokens(line, down)
+    if DEAD_WALL.search(line_tokens):
+        return [line] + ([off] if off else [])
+    top = [i for col in off for i in col]
+    if on_top and set(line_tokens) == {"B"} and 1 <= len(top) <= MAX_INDICATORS and all(
+            i not in down and i in beyond for i in top):
+        # Faces alone lying on a wall of backs, beyond its line: loose indicators laid on
+        # or just behind the player's own wall (1020055), not a wall of their own.
+        return [line, off]
+    return [group]
 
 
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
