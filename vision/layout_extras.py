@@ -199,10 +199,10 @@ class ExtrasConfig:
     a group of their own: a pond row just in front of a dead wall shares its columns and
     hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located."""
     wall_top: bool = True
-    """With `wall_line`, one to five faces lying beyond a line of backs alone (sharing its
-    columns) are a loose group apart from it: a loose dora laid on or just behind the
-    player's own wall (1020055), which the wall's columns hid (a tile of a wall of more than
-    two columns is taken only where it is no wider than its neighbours)."""
+    """One to five faces lying beyond a line of backs alone (sharing its columns) hold no
+    called tile however wide they look: a loose dora laid on or just behind the player's own
+    wall, seen obliquely, is boxed wider than the backs and was dropped as sideways
+    (1020055). Off: only a wall's own line is read so."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -271,7 +271,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(unflagged, ext, groups)
         parts = [part for g in groups for part in _split_dead_wall(
-            _wall_line(g, down, ext, cfg.wall_top) if cfg.wall_line else [g], down)]
+            _wall_line(g, down, ext) if cfg.wall_line else [g], down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
         for group, chain in zip(parts, chains, strict=True):
@@ -282,7 +282,9 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             wall = WALL_LIKE.fullmatch(_tokens(group, down)) is not None
             # Nor does a group of fewer columns than a meld: of two tiles one is always the
             # wider (an indicator beside a dead-wall stack boxed a little wide).
-            loose = wall or len(group) < MELD_COLUMNS
+            # Nor does a wall of backs with faces lying on it (`ExtrasConfig.wall_top`).
+            loose = wall or len(group) < MELD_COLUMNS or (
+                cfg.wall_top and _on_wall_top(group, down, ext))
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
@@ -426,24 +428,15 @@ def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list
     return [p for p in parts if p] + rest
 
 
-def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray, on_top: bool = True
-               ) -> list[list[list[int]]]:
-    """``group`` as its wall's line and the tiles off that line, where the line alone holds a
-    dead wall (`ExtrasConfig.wall_line`); else ``[group]``.
-
-    A row of discards lying just in front of a dead wall shares its columns, so each column's
-    tile nearest the player is a discard and the wall's backs never show in its tokens
-    (1040033: ``BBPPPPPPP`` for the wall ``BBPBBBB`` with a pond row before it). The line is
-    the tiles centred across the row within the backs' extent. With ``on_top``
-    (`ExtrasConfig.wall_top`), faces alone beyond a line of backs alone are a group apart."""
-    tokens = _tokens(group, down)
-    backs = [i for col in group for i in col if i in down]
-    if len(backs) < 2 or WALL_LIKE.fullmatch(tokens) or DEAD_WALL.search(tokens):
-        return [group]
-    # The line's extent by the backs of nearby columns: seen obliquely a wall slants
-    # across the hand's frame, so one extent for the whole wall takes in tiles beside it.
+def _line_of(group: list[list[int]], down: set[int], ext: np.ndarray
+             ) -> tuple[list[list[int]], list[list[int]], set[int]]:
+    """A group's wall line (its columns' tiles centred across the row within the extent of
+    the backs of the two nearest columns showing backs), the tiles off it (column by column,
+    empty columns dropped) and those of them beyond it (farther from the player). Seen
+    obliquely a wall slants across the hand's frame, so one extent for a whole wall takes in
+    tiles beside it."""
     places = [k for k, col in enumerate(group) if any(i in down for i in col)]
-    on, off, beyond = [], [], []
+    on, off, beyond = [], [], set()
     for k, col in enumerate(group):
         near = sorted(places, key=lambda p: abs(p - k))[:2]
         b = ext[[i for p in near for i in group[p] if i in down]]
@@ -451,19 +444,37 @@ def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray, on_top: 
         mid = (ext[col, 2] + ext[col, 3]) / 2
         on.append([i for i, m in zip(col, mid, strict=True) if lo <= m <= hi])
         off.append([i for i, m in zip(col, mid, strict=True) if not lo <= m <= hi])
-        beyond += [i for i, m in zip(col, mid, strict=True) if m > hi]
-    line = [col for col in on if col]
-    off = [col for col in off if col]
-    line_tokens = _tokens(line, down)
-    if DEAD_WALL.search(line_tokens):
-        return [line] + ([off] if off else [])
-    top = [i for col in off for i in col]
-    if on_top and set(line_tokens) == {"B"} and 1 <= len(top) <= MAX_INDICATORS and all(
-            i not in down and i in beyond for i in top):
-        # Faces alone lying on a wall of backs, beyond its line: loose indicators laid on
-        # or just behind the player's own wall (1020055), not a wall of their own.
-        return [line, off]
-    return [group]
+        beyond |= {i for i, m in zip(col, mid, strict=True) if m > hi}
+    return [col for col in on if col], [col for col in off if col], beyond
+
+
+def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
+               ) -> list[list[list[int]]]:
+    """``group`` as its wall's line and the tiles off that line, where the line alone holds a
+    dead wall (`ExtrasConfig.wall_line`); else ``[group]``.
+
+    A row of discards lying just in front of a dead wall shares its columns, so each column's
+    tile nearest the player is a discard and the wall's backs never show in its tokens
+    (1040033: ``BBPPPPPPP`` for the wall ``BBPBBBB`` with a pond row before it)."""
+    tokens = _tokens(group, down)
+    if sum(i in down for col in group for i in col) < 2 or WALL_LIKE.fullmatch(tokens) \
+            or DEAD_WALL.search(tokens):
+        return [group]
+    line, off, _ = _line_of(group, down, ext)
+    if not DEAD_WALL.search(_tokens(line, down)):
+        return [group]
+    return [line] + ([off] if off else [])
+
+
+def _on_wall_top(group: list[list[int]], down: set[int], ext: np.ndarray) -> bool:
+    """One to five faces, and nothing else, lie beyond a line of two or more backs alone
+    (`ExtrasConfig.wall_top`): a loose dora laid on or just behind the player's own wall."""
+    backs = sum(i in down for col in group for i in col)
+    faces = [i for col in group for i in col if i not in down]
+    if backs < 2 or not 1 <= len(faces) <= MAX_INDICATORS:
+        return False
+    line, _, beyond = _line_of(group, down, ext)
+    return set(_tokens(line, down)) == {"B"} and all(i in beyond for i in faces)
 
 
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
