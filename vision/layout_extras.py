@@ -467,14 +467,14 @@ def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
 
 
 def _on_wall_top(group: list[list[int]], down: set[int], ext: np.ndarray) -> bool:
-    """One to five faces, and nothing else, lie beyond a line of two or more backs alone
-    (`ExtrasConfig.wall_top`): a loose dora laid on or just behind the player's own wall."""
-    backs = sum(i in down for col in group for i in col)
-    faces = [i for col in group for i in col if i not in down]
-    if backs < 2 or not 1 <= len(faces) <= MAX_INDICATORS:
+    """Two or more backs, each column's tile nearest the player a back, and one to five faces
+    each centred beyond its column's back (`ExtrasConfig.wall_top`): a loose dora laid on or
+    just behind the player's own wall, not a tile in front of it."""
+    if sum(i in down for col in group for i in col) < 2 or set(_tokens(group, down)) != {"B"}:
         return False
-    line, _, beyond = _line_of(group, down, ext)
-    return set(_tokens(line, down)) == {"B"} and all(i in beyond for i in faces)
+    mid = (ext[:, 2] + ext[:, 3]) / 2
+    faces = [(i, col[0]) for col in group for i in col if i not in down]
+    return 1 <= len(faces) <= MAX_INDICATORS and all(mid[i] > mid[b] for i, b in faces)
 
 
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
