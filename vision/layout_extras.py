@@ -198,6 +198,11 @@ class ExtrasConfig:
     its wall's line alone (tiles centred across the row within the backs' extent), the rest
     a group of their own: a pond row just in front of a dead wall shares its columns and
     hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located."""
+    bridged_loose: bool = True
+    """A dead wall joined across a missed stack (`stack_gap`) ranks as a loose group does, by
+    its distance from the hand, not ahead of every loose group: a sure pond tile one stack
+    from the end of someone's wall far off made a wall that outranked the true loose dora
+    just behind the player's own wall (1030065). Off: every dead wall first."""
     wall_top: bool = True
     """One to five faces lying beyond a line of backs alone (sharing its columns) hold no
     called tile however wide they look: a loose dora laid on or just behind the player's own
@@ -240,6 +245,8 @@ class _Group:
     chain: int = 0
     """Face-up tiles in its run of face-up groups along its row (`ExtrasConfig.row_chain`);
     0 for a group showing backs or where not counted."""
+    bridged: bool = False
+    """A wall joined across a gap wider than `ExtrasConfig.wall_gap` (`stack_gap`)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -306,8 +313,10 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             f = hand_ext[list(faces)] if faces else e
             faces_u = (float(f[:, 0].min()), float(f[:, 1].max()))
             least = min((dets[i].confidence for i in faces), default=1.0)
+            bridged = any(gap_before([b], [a], ext) > cfg.wall_gap * frame.tile_width
+                          for a, b in zip(group, group[1:], strict=False))
             out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least,
-                              chain))
+                              chain, bridged))
     return out
 
 
@@ -740,8 +749,12 @@ def _indicators(near: list[_Group], hand: tuple[float, float, float, float],
     # Of two dead walls the one showing more backs is likelier the wall: a few backs beside
     # misread faces may be anything on the table (tuning renders: 1 indicator more right).
     sure = cfg.wall_sure if cfg.wall_sure is not None else 0.0
-    by_distance = sorted(near, key=lambda g: (not g.dead_wall, g.dead_wall and g.least < sure,
-                                              -len(g.backs), _distance(g.span, hand)))
+    def rank(g: _Group) -> tuple:
+        if g.bridged and cfg.bridged_loose:
+            return (True, False, 0, _distance(g.span, hand))
+        return (not g.dead_wall, g.dead_wall and g.least < sure, -len(g.backs),
+                _distance(g.span, hand))
+    by_distance = sorted(near, key=rank)
     for dora in by_distance:
         if dora.dead_wall or not any(_ura_of(a, dora, cfg) for a in near):
             ura = next((g for g in by_distance if _ura_of(dora, g, cfg)), None)

@@ -65,3 +65,22 @@ def test_a_wide_face_on_a_wall_of_backs_is_the_dora() -> None:
     assert analyse_layout(dets, config=_config(wall_top=False))[0].dora == ()
     assert analyse_layout(dets)[0].dora == (face,)
 
+
+
+def _far_wall_and_loose_dora() -> tuple[list, int, int]:
+    """A loose 3p just behind the hand, and farther off four backs of someone's wall with a
+    sure 8s lying one missed stack beyond its end; the detections, the 3p's index and the
+    8s's."""
+    laid = lay_out(**HAND, dora="3p")
+    loose = laid.roles.index("dora")
+    v = 5.5 * H
+    for k in range(4):
+        laid.dets.append(_det(BACK, _quad(6 * W + k * STEP, v, W, H, ORIGIN, 0.0)))
+    laid.dets.append(_det("8s", _quad(6 * W - STEP - 1.2 * W, v, W, H, ORIGIN, 0.0)))
+    return laid.dets, loose, len(laid.dets) - 1
+
+
+def test_a_wall_joined_across_a_missed_stack_ranks_by_distance() -> None:
+    dets, loose, far = _far_wall_and_loose_dora()
+    assert analyse_layout(dets, config=_config(bridged_loose=False))[0].dora == (far,)
+    assert analyse_layout(dets)[0].dora == (loose,)
