@@ -197,17 +197,23 @@ class ExtrasConfig:
     """A group showing two or more backs whose columns' tokens make no wall is read again by
     its wall's line alone (tiles centred across the row within the backs' extent), the rest
     a group of their own: a pond row just in front of a dead wall shares its columns and
-    hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located."""
+    hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located.
+    With `wall_top` and `bridged_loose` (helper-90), whole `photo_eval` (hands/scores/layouts):
+    1040000 73/70/57 -> 73/70/58, 1030000 77/71/54 -> 77/72/55, 1020000 77/74/59 ->
+    77/74/60, 1000000 76/74/59 and 990000 74/72/62 the same, guard 980000 78/74/59 the same;
+    no scene lost; real variants the same (370/390, 20/30)."""
     bridged_loose: bool = True
     """A dead wall joined across a missed stack (`stack_gap`) ranks as a loose group does, by
     its distance from the hand, not ahead of every loose group: a sure pond tile one stack
     from the end of someone's wall far off made a wall that outranked the true loose dora
-    just behind the player's own wall (1030065). Off: every dead wall first."""
+    just behind the player's own wall (1030065). Off: every dead wall first. See `wall_line`
+    for the figures."""
     wall_top: bool = True
     """One to five faces lying beyond a line of backs alone (sharing its columns) hold no
     called tile however wide they look: a loose dora laid on or just behind the player's own
     wall, seen obliquely, is boxed wider than the backs and was dropped as sideways
-    (1020055). Off: only a wall's own line is read so."""
+    (1020055). Off: such a face is dropped where boxed wider than the backs beside it. See
+    `wall_line` for the figures."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
