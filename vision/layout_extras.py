@@ -193,6 +193,27 @@ class ExtrasConfig:
     """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
     alone_gap: float = 1.0
     """See `width_reach`."""
+    wall_line: bool = True
+    """A group showing two or more backs whose columns' tokens make no wall is read again by
+    its wall's line alone (tiles centred across the row within the backs' extent), the rest
+    a group of their own: a pond row just in front of a dead wall shares its columns and
+    hid the wall's backs from the tokens (1040033, see `_wall_line`). Off: as located.
+    With `wall_top` and `bridged_loose` (helper-90), whole `photo_eval` (hands/scores/layouts):
+    1040000 73/70/57 -> 73/70/58, 1030000 77/71/54 -> 77/72/55, 1020000 77/74/59 ->
+    77/74/60, 1000000 76/74/59 and 990000 74/72/62 the same, guard 980000 78/74/59 the same;
+    no scene lost; real variants the same (370/390, 20/30)."""
+    bridged_loose: bool = True
+    """A dead wall joined across a missed stack (`stack_gap`) ranks as a loose group does, by
+    its distance from the hand, not ahead of every loose group: a sure pond tile one stack
+    from the end of someone's wall far off made a wall that outranked the true loose dora
+    just behind the player's own wall (1030065). Off: every dead wall first. See `wall_line`
+    for the figures."""
+    wall_top: bool = True
+    """One to five faces lying beyond a line of backs alone (sharing its columns) hold no
+    called tile however wide they look: a loose dora laid on or just behind the player's own
+    wall, seen obliquely, is boxed wider than the backs and was dropped as sideways
+    (1020055). Off: such a face is dropped where boxed wider than the backs beside it. See
+    `wall_line` for the figures."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -230,6 +251,8 @@ class _Group:
     chain: int = 0
     """Face-up tiles in its run of face-up groups along its row (`ExtrasConfig.row_chain`);
     0 for a group showing backs or where not counted."""
+    bridged: bool = False
+    """A wall joined across a gap wider than `ExtrasConfig.wall_gap` (`stack_gap`)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -260,7 +283,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                     and dets[i].confidence >= (cfg.wall_sure or 0.0)}
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(unflagged, ext, groups)
-        parts = [part for g in groups for part in _split_dead_wall(g, down)]
+        parts = [part for g in groups for part in _split_dead_wall(
+            _wall_line(g, down, ext) if cfg.wall_line else [g], down)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
         for group, chain in zip(parts, chains, strict=True):
@@ -271,7 +295,9 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             wall = WALL_LIKE.fullmatch(_tokens(group, down)) is not None
             # Nor does a group of fewer columns than a meld: of two tiles one is always the
             # wider (an indicator beside a dead-wall stack boxed a little wide).
-            loose = wall or len(group) < MELD_COLUMNS
+            # Nor does a wall of backs with faces lying on it (`ExtrasConfig.wall_top`).
+            loose = wall or len(group) < MELD_COLUMNS or (
+                cfg.wall_top and _on_wall_top(group, down, ext))
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
                 faces = _in_line(faces, backs, ext)
@@ -293,8 +319,10 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             f = hand_ext[list(faces)] if faces else e
             faces_u = (float(f[:, 0].min()), float(f[:, 1].max()))
             least = min((dets[i].confidence for i in faces), default=1.0)
+            bridged = any(gap_before([b], [a], ext) > cfg.wall_gap * frame.tile_width
+                          for a, b in zip(group, group[1:], strict=False))
             out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least,
-                              chain))
+                              chain, bridged))
     return out
 
 
@@ -403,14 +431,65 @@ def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) ->
     return tuple(i for i in faces if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi)
 
 
-def _split_dead_wall(group: list[list[int]], down: set[int]) -> list[list[list[int]]]:
-    """Cut a dead wall (backs, one to five faces, backs) out of a group it touches."""
+def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list[list[int]]]:
+    """Cut a dead wall (backs, one to five faces, backs) out of the first of ``pieces``, a
+    group it touches; the other pieces stay as they are."""
+    group, rest = pieces[0], pieces[1:]
     tokens = _tokens(group, down)
     m = DEAD_WALL.search(tokens)
     if m is None or (m.start() == 0 and m.end() == len(tokens)):
-        return [group]
+        return [group] + rest
     parts = [group[:m.start()], group[m.start():m.end()], group[m.end():]]
-    return [p for p in parts if p]
+    return [p for p in parts if p] + rest
+
+
+def _line_of(group: list[list[int]], down: set[int], ext: np.ndarray
+             ) -> tuple[list[list[int]], list[list[int]], set[int]]:
+    """A group's wall line (its columns' tiles centred across the row within the extent of
+    the backs of the two nearest columns showing backs), the tiles off it (column by column,
+    empty columns dropped) and those of them beyond it (farther from the player). Seen
+    obliquely a wall slants across the hand's frame, so one extent for a whole wall takes in
+    tiles beside it."""
+    places = [k for k, col in enumerate(group) if any(i in down for i in col)]
+    on, off, beyond = [], [], set()
+    for k, col in enumerate(group):
+        near = sorted(places, key=lambda p: abs(p - k))[:2]
+        b = ext[[i for p in near for i in group[p] if i in down]]
+        lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
+        mid = (ext[col, 2] + ext[col, 3]) / 2
+        on.append([i for i, m in zip(col, mid, strict=True) if lo <= m <= hi])
+        off.append([i for i, m in zip(col, mid, strict=True) if not lo <= m <= hi])
+        beyond |= {i for i, m in zip(col, mid, strict=True) if m > hi}
+    return [col for col in on if col], [col for col in off if col], beyond
+
+
+def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
+               ) -> list[list[list[int]]]:
+    """``group`` as its wall's line and the tiles off that line, where the line alone holds a
+    dead wall (`ExtrasConfig.wall_line`); else ``[group]``.
+
+    A row of discards lying just in front of a dead wall shares its columns, so each column's
+    tile nearest the player is a discard and the wall's backs never show in its tokens
+    (1040033: ``BBPPPPPPP`` for the wall ``BBPBBBB`` with a pond row before it)."""
+    tokens = _tokens(group, down)
+    if sum(i in down for col in group for i in col) < 2 or WALL_LIKE.fullmatch(tokens) \
+            or DEAD_WALL.search(tokens):
+        return [group]
+    line, off, _ = _line_of(group, down, ext)
+    if not DEAD_WALL.search(_tokens(line, down)):
+        return [group]
+    return [line] + ([off] if off else [])
+
+
+def _on_wall_top(group: list[list[int]], down: set[int], ext: np.ndarray) -> bool:
+    """Two or more backs, each column's tile nearest the player a back, and one to five faces
+    each centred beyond its column's back (`ExtrasConfig.wall_top`): a loose dora laid on or
+    just behind the player's own wall, not a tile in front of it."""
+    if sum(i in down for col in group for i in col) < 2 or set(_tokens(group, down)) != {"B"}:
+        return False
+    mid = (ext[:, 2] + ext[:, 3]) / 2
+    faces = [(i, col[0]) for col in group for i in col if i not in down]
+    return 1 <= len(faces) <= MAX_INDICATORS and all(mid[i] > mid[b] for i, b in faces)
 
 
 def _near(g: _Group, hand: tuple[float, float, float, float], frame: HandFrame,
@@ -676,8 +755,12 @@ def _indicators(near: list[_Group], hand: tuple[float, float, float, float],
     # Of two dead walls the one showing more backs is likelier the wall: a few backs beside
     # misread faces may be anything on the table (tuning renders: 1 indicator more right).
     sure = cfg.wall_sure if cfg.wall_sure is not None else 0.0
-    by_distance = sorted(near, key=lambda g: (not g.dead_wall, g.dead_wall and g.least < sure,
-                                              -len(g.backs), _distance(g.span, hand)))
+    def rank(g: _Group) -> tuple:
+        if g.bridged and cfg.bridged_loose:
+            return (True, False, 0, _distance(g.span, hand))
+        return (not g.dead_wall, g.dead_wall and g.least < sure, -len(g.backs),
+                _distance(g.span, hand))
+    by_distance = sorted(near, key=rank)
     for dora in by_distance:
         if dora.dead_wall or not any(_ura_of(a, dora, cfg) for a in near):
             ura = next((g for g in by_distance if _ura_of(dora, g, cfg)), None)
