@@ -171,7 +171,8 @@ def why(t, r, final_boxes):
     info["prop_iou"] = round(pv, 2)
     if pv >= 0.5:
         p = props[pi]
-        if p not in r.get("post_refit", props):
+        # Identity, not ==: proposals hold numpy arrays, whose == is elementwise.
+        if not any(x is p for x in r.get("post_refit", props)):
             return "classical-refit", info
         for step in ("contest", "hold", "fits"):
             if any(x is p for x in r.get(step + "_lost", [])):
