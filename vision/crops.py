@@ -218,13 +218,8 @@ def crop_tiles(
         src = img
         if near[i]:
             src, m = _prescale(img, m, q, s, (h, w))
-        # Warped straight into the batch (OpenCV writes a ``dst`` of the right size and
-        # type in place): no copy of each crop.
-        slot = out[i]
-        got = cv2.warpPerspective(src, m, (w, h), dst=slot, flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE)
-        if got is not slot:  # OpenCV wrote elsewhere (it returns ``dst`` itself when used)
-            slot[...] = got
+        out[i] = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
