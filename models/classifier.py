@@ -71,9 +71,11 @@ class Predictions:
         """Per crop, the ``k`` most probable ``(class name, probability)``, best first."""
         k = max(1, min(k, len(self.class_names)))
         order = np.argsort(-self.probs, axis=1, kind="stable")[:, :k]
+        names = self.class_names
+        # Python lists, not numpy rows: ``tolist`` gives each float32 as the same float.
         return [
-            [(self.class_names[j], float(row[j])) for j in idx]
-            for row, idx in zip(self.probs, order, strict=True)
+            [(names[j], row[j]) for j in idx]
+            for row, idx in zip(self.probs.tolist(), order.tolist(), strict=True)
         ]
 
 

@@ -85,6 +85,15 @@ def quad_sides(quad: np.ndarray) -> tuple[float, float]:
 def quad_area(quad: np.ndarray) -> float:
     """Area of a simple quad (shoelace), in square pixels."""
     q = np.asarray(quad, dtype=np.float64)
+    if q.shape == (4, 2):
+        # Four corners in Python floats (a third of the time; ~1 400 calls a photo). The
+        # two dot products are summed as numpy's float64 dot of four sums them, even terms
+        # and odd terms apart, then together: the same value to the bit (checked on 200 000
+        # random quads, `tests/test_quads.py`).
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+        ab = (x0 * y1 + x2 * y3) + (x1 * y2 + x3 * y0)
+        ba = (y0 * x1 + y2 * x3) + (y1 * x2 + y3 * x0)
+        return abs(ab - ba) / 2.0
     x, y = q[:, 0], q[:, 1]
     # Indexing by the next corner is np.roll(., -1) at a fraction of its cost (hot in NMS).
     nxt = _NEXT[len(q)] if len(q) in _NEXT else np.roll(np.arange(len(q)), -1)
@@ -175,6 +184,14 @@ def match_quads(truth: Sequence[np.ndarray], found: Sequence[np.ndarray], *,
 
 def quad_bounds(quads: Sequence[np.ndarray]) -> np.ndarray:
     """Each quad's bounding box ``(x0, y0, x1, y1)``: ``float32 (N, 4)``."""
+    try:
+        qs = np.asarray(quads)
+    except ValueError:  # ragged point sets
+        qs = None
+    if qs is not None and qs.ndim == 3 and qs.shape[2] == 2 and qs.shape[1] > 0 \
+            and qs.dtype.kind == "f":
+        # All at once: a minimum picks one of the values, so the same boxes as quad by quad.
+        return np.concatenate([qs.min(axis=1), qs.max(axis=1)], axis=1).astype(np.float32)
     return np.array([[*np.min(q, axis=0), *np.max(q, axis=0)] for q in quads],
                     np.float32).reshape(-1, 4)
 

@@ -135,11 +135,13 @@ def _rows(tiles: list[_Tile], cfg: RowConfig) -> list[list[int]]:
 
     centres = np.array([t.centre for t in tiles]).reshape(-1, 2)
     reach = np.array([t.long for t in tiles]) * (2.0 + cfg.max_gap)
-    for i in range(n):
-        near = np.nonzero(np.hypot(*(centres - centres[i]).T) <= reach[i])[0]
-        for j in near:
-            if j > i and _neighbours(tiles[i], tiles[j], cfg):
-                parent[find(i)] = find(int(j))
+    # Every pair's distance at once (row i: the same differences as ``centres - centres[i]``),
+    # and the close pairs j > i in the order the loop over i, then j, took them.
+    step = centres[None, :, :] - centres[:, None, :]
+    close = np.hypot(step[..., 0], step[..., 1]) <= reach[:, None]
+    for i, j in np.argwhere(np.triu(close, 1)).tolist():
+        if _neighbours(tiles[i], tiles[j], cfg):
+            parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(i)
