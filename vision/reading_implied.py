@@ -8,6 +8,10 @@ chi (チー). `with_implied` adds those names to such a tile's options at a
 cost, so that the reading takes them only where the classifier's own
 names make no set: a name the meld implies costs at most as much as one the
 classifier gave ``implied_p``; a name it voted for more keeps its own cost.
+
+A tile read surely can be read wrongly too (a dark-faced 1s taken for a 9m at 0.91, a
+sideways 2z for a 3z at 0.83): where its mates, read surely, agree with each other and it
+fits none of them, it is outvoted and takes their names like a weak tile.
 """
 
 from __future__ import annotations
@@ -30,6 +34,12 @@ class ImpliedConfig:
     """A tile whose face names hold less probability than this may take implied names."""
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
+    outvoted: bool = True
+    """A tile read surely that fits in no set with its pon's or chi's other sure tiles, these
+    agreeing with each other, takes their names too (`outvoted`): 1030014
+    read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m),
+    1040087 a pon 222z with its called tile read 3z as a concealed 333z. Tuning sets
+    1040000-990000: see docs/photo.md."""
     disorder_cost: float = math.log(4.0)
     """Extra cost of an implied name that puts a chi's two tiles from the hand out of their
     usual ascending order (players may lay them otherwise, so a doubt, not a rule)."""
@@ -44,6 +54,18 @@ CHI_REACH = (-2, -1, 1, 2)
 def is_weak(det: TileDetection, cfg: ImpliedConfig = DEFAULT_IMPLIED) -> bool:
     """The classifier gives the tile's face names together less than ``weak_below``."""
     return not isinstance(det.label, Tile) or face_mass(det) < cfg.weak_below
+
+
+def can_share_a_set(a: Tile, b: Tile) -> bool:
+    """Two tiles may lie in one pon, kan or chi together."""
+    return b.plain in mate_names(a)
+
+
+def outvoted(tile: Tile, mates: Sequence[Tile]) -> bool:
+    """``tile`` shares a set with none of ``mates``, which (two at least) may all share
+    one: the mates' word stands against the tile's."""
+    return (len(mates) >= 2 and not any(can_share_a_set(tile, m) for m in mates)
+            and all(can_share_a_set(a, b) for k, a in enumerate(mates) for b in mates[k + 1:]))
 
 
 def mate_names(tile: Tile) -> list[Tile]:
@@ -72,6 +94,9 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
     for meld in plan.melds:
         faces = [i for i in meld.faces if i in where]
         strong = {j: out[where[j]][0][0] for j in faces if not is_weak(dets[j], cfg)}
+        if cfg.outvoted and len(meld.columns) == 3:  # a kan's odd tile: likelier no kan there
+            strong = {j: t for j, t in strong.items()
+                      if not outvoted(t, [m for k, m in strong.items() if k != j])}
         if not strong:
             continue
         place = {i: c for c, col in enumerate(meld.columns) for i in col}
@@ -108,4 +133,4 @@ def _out_of_order(tile: Tile, i: int, strong: dict[int, Tile], place: dict[int, 
     return False
 
 
-__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "is_weak", "mate_names", "with_implied"]
+__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "can_share_a_set", "is_weak", "mate_names", "outvoted", "with_implied"]
