@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agari.engine.tiles import TILES, Tile
+from agari.engine.tiles import TILE_NAMES, TILES, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import LayoutPlan
 from agari.vision.layout_geometry import face_mass
@@ -40,6 +40,10 @@ class ImpliedConfig:
     read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m),
     1040087 a pon 222z with its called tile read 3z as a concealed 333z. Tuning sets
     1040000-990000: see docs/photo.md."""
+    outvoted_below: float = 0.95
+    """Only a tile whose likeliest face has less probability than this may be outvoted: one
+    read near certainly is likelier a neighbour the plan took into the meld (1040061: a
+    winning 5p at 0.97 beside a concealed 777z, read as a kan's fourth tile)."""
     disorder_cost: float = math.log(4.0)
     """Extra cost of an implied name that puts a chi's two tiles from the hand out of their
     usual ascending order (players may lay them otherwise, so a doubt, not a rule)."""
@@ -54,6 +58,10 @@ CHI_REACH = (-2, -1, 1, 2)
 def is_weak(det: TileDetection, cfg: ImpliedConfig = DEFAULT_IMPLIED) -> bool:
     """The classifier gives the tile's face names together less than ``weak_below``."""
     return not isinstance(det.label, Tile) or face_mass(det) < cfg.weak_below
+
+
+def _likeliest_face(det: TileDetection) -> float:
+    return max((p for n, p in det.alternatives if n in TILE_NAMES), default=det.confidence or 0.0)
 
 
 def can_share_a_set(a: Tile, b: Tile) -> bool:
@@ -96,7 +104,8 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
         strong = {j: out[where[j]][0][0] for j in faces if not is_weak(dets[j], cfg)}
         if cfg.outvoted and len(meld.columns) == 3:  # a kan's odd tile: likelier no kan there
             strong = {j: t for j, t in strong.items()
-                      if not outvoted(t, [m for k, m in strong.items() if k != j])}
+                      if _likeliest_face(dets[j]) >= cfg.outvoted_below
+                      or not outvoted(t, [m for k, m in strong.items() if k != j])}
         if not strong:
             continue
         place = {i: c for c, col in enumerate(meld.columns) for i in col}
@@ -133,4 +142,5 @@ def _out_of_order(tile: Tile, i: int, strong: dict[int, Tile], place: dict[int, 
     return False
 
 
-__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "can_share_a_set", "is_weak", "mate_names", "outvoted", "with_implied"]
+__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "can_share_a_set", "is_weak", "mate_names",
+           "outvoted", "with_implied"]
