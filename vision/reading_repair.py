@@ -65,7 +65,8 @@ class RepairConfig:
     its meld's mates force (a pon's or kan's kind, a chi's middle tile), whatever the
     classifier half saw: a called tile lying sideways is often read none with no trace of
     its face (990094: a pon 333p's called 3p at none 0.58, then 1p, 5s; 990076, 1030088 a
-    chi's middle tile). Tuning sets: see docs/photo.md."""
+    chi's middle tile; 1030088 gained, 990094 and 990076 still lost elsewhere). Measured
+    with `ImpliedConfig.outvoted`: see there."""
     hand_cuts: float | None = 0.9
     """Where the reading overrules a hand tile the classifier named at least this surely (or
     no reading can exist), the concealed and winning tiles that were cut otherwise than
