@@ -34,14 +34,18 @@ class ImpliedConfig:
     """A tile whose face names hold less probability than this may take implied names."""
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
-    outvoted: bool = True
-    """A tile read surely that fits in no set with its pon's or chi's other sure tiles, these
-    agreeing with each other, takes their names too (`outvoted`): 1030014
-    read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m),
+    outvoted: bool = False
+    """Off: it lets a plan take a neighbour into a meld (below). A tile read surely that
+    fits in no set with its pon's or chi's other sure tiles, these agreeing with each other,
+    takes their names too (`outvoted`): 1030014 read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m),
     1040087 a pon 222z with its called tile read 3z as a concealed 333z (still lost: the
     layout). With `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning sets
     1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 ->
-    73/70, 79/72, 78/75, 75/74, 74/72 (1000000 lost: a 6z pon read 3z lent a chi its end)."""
+    73/70, 79/72, 78/75, 75/74, 74/72 (1000000 lost: a 6z pon read 3z lent a chi its end);
+    but guard 980000 78/74 -> 76/72 and real variants 20 -> 19 exact (370 -> 368 tiles), each
+    loss a tile of the row beside a meld (in its first column) taken into it as outvoted
+    (980011: a 9s read 9p at 0.92 made a pon 222m; 980040 a 3s at 0.90 a kan's 666p); the
+    gains were a middle column (1030014) and a called tile at the end (1020072)."""
     outvoted_below: float = 0.95
     """Only a tile whose likeliest face has less probability than this may be outvoted: one
     read near certainly is likelier a neighbour the plan took into the meld (1040061: a

@@ -23,9 +23,15 @@ from agari.vision.layout_lying import (
     group_guesses,
     joined_groups,
 )
-from agari.vision.reading import read_hand
+from agari.vision.reading import ReadingConfig, read_hand
 from agari.vision.reading_checks import Situation
-from agari.vision.reading_implied import DEFAULT_IMPLIED, mate_names, outvoted, with_implied
+from agari.vision.reading_implied import (
+    DEFAULT_IMPLIED,
+    ImpliedConfig,
+    mate_names,
+    outvoted,
+    with_implied,
+)
 from agari.vision.reading_repair import read_with_repairs
 from layout_factories import H, W, lay_out, with_alternatives
 
@@ -405,9 +411,11 @@ def chi_with_misread_middle(p: float) -> tuple[list[str], str]:
     plan = analyse_layout(dets)[0]
     slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
     options = [[(Tile.parse(n), -math.log(q)) for n, q in dets[i].alternatives] for i in slots]
-    names = [str(t) for t, _ in with_implied(dets, plan, slots, options)[slots.index(middle)]]
+    on = ImpliedConfig(outvoted=True)
+    names = [str(t) for t, _ in with_implied(dets, plan, slots, options, on)[slots.index(middle)]]
     try:
-        text = read_hand(dets, [plan], SITUATION).layout.hand_text
+        text = read_hand(dets, [plan], SITUATION,
+                         config=ReadingConfig(implied=on)).layout.hand_text
     except InvalidHand:
         text = "no hand"
     return names, text
