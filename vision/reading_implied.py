@@ -37,7 +37,8 @@ class ImpliedConfig:
     outvoted: bool = False
     """Off: it lets a plan take a neighbour into a meld (below). A tile read surely that
     fits in no set with its pon's or chi's other sure tiles, these agreeing with each other,
-    takes their names too (`outvoted`): 1030014 read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m),
+    takes their names too (`outvoted`): 1030014 read a chi 123s as 789m (the 1s read 9m at
+    0.91, the 3s and 2s overruled as 8m and 7m),
     1040087 a pon 222z with its called tile read 3z as a concealed 333z (still lost: the
     layout). With `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning sets
     1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 ->
