@@ -34,8 +34,9 @@ class ImpliedConfig:
     """A tile whose face names hold less probability than this may take implied names."""
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
-    outvoted: bool = False
-    """Off: it lets a plan take a neighbour into a meld (below). A tile read surely that
+    outvoted: bool = True
+    """The middle tile of a pon or chi only (at either end, as first made, it let plans take
+    a neighbour into a meld: see below). A tile read surely that
     fits in no set with its pon's or chi's other sure tiles, these agreeing with each other,
     takes their names too (`outvoted`): 1030014 read a chi 123s as 789m (the 1s read 9m at
     0.91, the 3s and 2s overruled as 8m and 7m),
@@ -110,8 +111,10 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
         faces = [i for i in meld.faces if i in where]
         strong = {j: out[where[j]][0][0] for j in faces if not is_weak(dets[j], cfg)}
         if cfg.outvoted and len(meld.columns) == 3:  # a kan's odd tile: likelier no kan there
+            # Only the middle tile: one at either end may be a neighbour the plan took in.
+            middle = meld.columns[1]
             strong = {j: t for j, t in strong.items()
-                      if _likeliest_face(dets[j]) >= cfg.outvoted_below
+                      if j not in middle or _likeliest_face(dets[j]) >= cfg.outvoted_below
                       or not outvoted(t, [m for k, m in strong.items() if k != j])}
         if not strong:
             continue
