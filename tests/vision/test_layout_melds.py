@@ -441,3 +441,16 @@ def test_a_sure_meld_tile_its_mates_outvote_takes_their_names() -> None:
 ])
 def test_outvoted(tile, mates, out) -> None:
     assert outvoted(Tile.parse(tile), [Tile.parse(m) for m in mates]) == out
+
+
+def test_an_end_tile_of_a_meld_is_never_outvoted() -> None:
+    # 980011: a 9s of the row read 9p at 0.92, taken into a pon 222m as its outvoted end.
+    laid = lay_out("123m456p789s1z", "1z", (("chi", "123s", 0),))
+    dets = list(laid.dets)
+    end = len(dets) - 1
+    dets[end] = with_alternatives(dets[end], [("9m", 0.91), ("1z", 0.6)])
+    plan = analyse_layout(dets)[0]
+    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
+    options = [[(Tile.parse(n), -math.log(q)) for n, q in dets[i].alternatives] for i in slots]
+    got = with_implied(dets, plan, slots, options, ImpliedConfig(outvoted=True))
+    assert got[slots.index(end)] == options[slots.index(end)]
