@@ -9,9 +9,9 @@ cost, so that the reading takes them only where the classifier's own
 names make no set: a name the meld implies costs at most as much as one the
 classifier gave ``implied_p``; a name it voted for more keeps its own cost.
 
-A tile read surely can be read wrongly too (a dark-faced 1s taken for a 9m at 0.91, a
-sideways 2z for a 3z at 0.83): where its mates, read surely, agree with each other and it
-fits none of them, it is outvoted and takes their names like a weak tile.
+A tile read surely can be read wrongly too (a dark-faced 1s taken for a 9m at 0.91): where
+a pon's or chi's middle tile fits neither of its mates, these read surely and agreeing with
+each other, it is outvoted and takes their names like a weak tile.
 """
 
 from __future__ import annotations
@@ -35,19 +35,17 @@ class ImpliedConfig:
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
     outvoted: bool = True
-    """The middle tile of a pon or chi only (at either end, as first made, it let plans take
-    a neighbour into a meld: see below). A tile read surely that
-    fits in no set with its pon's or chi's other sure tiles, these agreeing with each other,
-    takes their names too (`outvoted`): 1030014 read a chi 123s as 789m (the 1s read 9m at
-    0.91, the 3s and 2s overruled as 8m and 7m),
-    1040087 a pon 222z with its called tile read 3z as a concealed 333z (still lost: the
-    layout). With `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning sets
-    1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 ->
-    73/70, 79/72, 78/75, 75/74, 74/72 (1000000 lost: a 6z pon read 3z lent a chi its end);
-    but guard 980000 78/74 -> 76/72 and real variants 20 -> 19 exact (370 -> 368 tiles), each
-    loss a tile of the row beside a meld (in its first column) taken into it as outvoted
-    (980011: a 9s read 9p at 0.92 made a pon 222m; 980040 a 3s at 0.90 a kan's 666p); the
-    gains were a middle column (1030014) and a called tile at the end (1020072)."""
+    """The middle tile of a pon or chi read surely that fits in no set with the meld's other
+    sure tiles, these agreeing with each other, takes their names too (`outvoted`): 1030014
+    read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m).
+    At either end it let plans take a row's neighbour into a meld. As first made (either end too), with `RepairConfig.forced_names`, photo_eval
+    exact hands/scores on tuning sets 1040000, 1030000, 1020000, 1000000, 990000: 73/70,
+    77/71, 77/74, 76/74, 74/72 -> 73/70, 79/72, 78/75, 75/74, 74/72 (1000000 lost: a 6z
+    read 3z lent a chi its end), guard 980000 78/74 -> 76/72, real variants 20 -> 19 exact
+    (370 -> 368 tiles): each loss a row tile beside a meld taken in as its outvoted end
+    (980011: a 9s read 9p at 0.92 ended a pon 222m). Middle only (chosen after those
+    losses): 73/70, 79/72 (1030014, 1030088), 77/74, 76/74, 74/72; guard 78/74 and real
+    20/30, 370/390 unchanged."""
     outvoted_below: float = 0.95
     """Only a tile whose likeliest face has less probability than this may be outvoted: one
     read near certainly is likelier a neighbour the plan took into the meld (1040061: a
