@@ -35,16 +35,16 @@ class ImpliedConfig:
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
     outvoted: bool = True
-    """The middle tile of a pon or chi read surely that fits in no set with the meld's other
-    sure tiles, these agreeing with each other, takes their names too (`outvoted`): 1030014
-    read a chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m).
-    At either end it let plans take a row's neighbour into a meld. As first made (either
-    end too), with `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning
-    sets 1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 -> 73/70, 79/72, 78/75, 75/74, 74/72 (1000000 lost: a 6z
-    read 3z lent a chi its end), guard 980000 78/74 -> 76/72, real variants 20 -> 19 exact
-    (370 -> 368 tiles): each loss a row tile beside a meld taken in as its outvoted end
-    (980011: a 9s read 9p at 0.92 ended a pon 222m). Middle only (chosen after those
-    losses): 73/70, 79/72 (1030014, 1030088), 77/74, 76/74, 74/72; guard 78/74 and real
+    """The middle tile of a pon or chi read surely that fits in no set with the meld's other sure
+    tiles, these agreeing with each other, takes their names too (`outvoted`): 1030014 read a
+    chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m). At either
+    end it let plans take a row's neighbour into a meld. As first made (either end too), with
+    `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning sets 1040000, 1030000,
+    1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 -> 73/70, 79/72, 78/75, 75/74,
+    74/72 (1000000 lost: a 6z read 3z lent a chi its end), guard 980000 78/74 -> 76/72, real
+    variants 20 -> 19 exact (370 -> 368 tiles): each loss a row tile beside a meld taken in as
+    its outvoted end (980011: a 9s read 9p at 0.92 ended a pon 222m). Middle only (chosen after
+    those losses): 73/70, 79/72 (1030014, 1030088), 77/74, 76/74, 74/72; guard 78/74 and real
     20/30, 370/390 unchanged."""
     outvoted_below: float = 0.95
     """Only a tile whose likeliest face has less probability than this may be outvoted: one
