@@ -8,6 +8,10 @@ chi (チー). `with_implied` adds those names to such a tile's options at a
 cost, so that the reading takes them only where the classifier's own
 names make no set: a name the meld implies costs at most as much as one the
 classifier gave ``implied_p``; a name it voted for more keeps its own cost.
+
+A tile read surely can be read wrongly too (a dark-faced 1s taken for a 9m at 0.91): where
+a pon's or chi's middle tile fits neither of its mates, these read surely and agreeing with
+each other, it is outvoted and takes their names like a weak tile.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agari.engine.tiles import TILES, Tile
+from agari.engine.tiles import TILE_NAMES, TILES, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import LayoutPlan
 from agari.vision.layout_geometry import face_mass
@@ -30,6 +34,22 @@ class ImpliedConfig:
     """A tile whose face names hold less probability than this may take implied names."""
     implied_p: float = 0.01
     """An implied name costs as much as a name the classifier gave this probability."""
+    outvoted: bool = True
+    """The middle tile of a pon or chi read surely that fits in no set with the meld's other sure
+    tiles, these agreeing with each other, takes their names too (`outvoted`): 1030014 read a
+    chi 123s as 789m (the 1s read 9m at 0.91, the 3s and 2s overruled as 8m and 7m). At either
+    end it let plans take a row's neighbour into a meld. As first made (either end too), with
+    `RepairConfig.forced_names`, photo_eval exact hands/scores on tuning sets 1040000, 1030000,
+    1020000, 1000000, 990000: 73/70, 77/71, 77/74, 76/74, 74/72 -> 73/70, 79/72, 78/75, 75/74,
+    74/72 (1000000 lost: a 6z read 3z lent a chi its end), guard 980000 78/74 -> 76/72, real
+    variants 20 -> 19 exact (370 -> 368 tiles): each loss a row tile beside a meld taken in as
+    its outvoted end (980011: a 9s read 9p at 0.92 ended a pon 222m). Middle only (chosen after
+    those losses): 73/70, 79/72 (1030014, 1030088), 77/74, 76/74, 74/72; guard 78/74 and real
+    20/30, 370/390 unchanged."""
+    outvoted_below: float = 0.95
+    """Only a tile whose likeliest face has less probability than this may be outvoted: one
+    read near certainly is likelier a neighbour the plan took into the meld (1040061: a
+    winning 5p at 0.97 beside a concealed 777z, read as a kan's fourth tile)."""
     disorder_cost: float = math.log(4.0)
     """Extra cost of an implied name that puts a chi's two tiles from the hand out of their
     usual ascending order (players may lay them otherwise, so a doubt, not a rule)."""
@@ -44,6 +64,22 @@ CHI_REACH = (-2, -1, 1, 2)
 def is_weak(det: TileDetection, cfg: ImpliedConfig = DEFAULT_IMPLIED) -> bool:
     """The classifier gives the tile's face names together less than ``weak_below``."""
     return not isinstance(det.label, Tile) or face_mass(det) < cfg.weak_below
+
+
+def _likeliest_face(det: TileDetection) -> float:
+    return max((p for n, p in det.alternatives if n in TILE_NAMES), default=det.confidence or 0.0)
+
+
+def can_share_a_set(a: Tile, b: Tile) -> bool:
+    """Two tiles may lie in one pon, kan or chi together."""
+    return b.plain in mate_names(a)
+
+
+def outvoted(tile: Tile, mates: Sequence[Tile]) -> bool:
+    """``tile`` shares a set with none of ``mates``, which (two at least) may all share
+    one: the mates' word stands against the tile's."""
+    return (len(mates) >= 2 and not any(can_share_a_set(tile, m) for m in mates)
+            and all(can_share_a_set(a, b) for k, a in enumerate(mates) for b in mates[k + 1:]))
 
 
 def mate_names(tile: Tile) -> list[Tile]:
@@ -72,6 +108,12 @@ def with_implied(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[in
     for meld in plan.melds:
         faces = [i for i in meld.faces if i in where]
         strong = {j: out[where[j]][0][0] for j in faces if not is_weak(dets[j], cfg)}
+        if cfg.outvoted and len(meld.columns) == 3:  # a kan's odd tile: likelier no kan there
+            # Only the middle tile: one at either end may be a neighbour the plan took in.
+            middle = meld.columns[1]
+            strong = {j: t for j, t in strong.items()
+                      if j not in middle or _likeliest_face(dets[j]) >= cfg.outvoted_below
+                      or not outvoted(t, [m for k, m in strong.items() if k != j])}
         if not strong:
             continue
         place = {i: c for c, col in enumerate(meld.columns) for i in col}
@@ -108,4 +150,5 @@ def _out_of_order(tile: Tile, i: int, strong: dict[int, Tile], place: dict[int, 
     return False
 
 
-__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "is_weak", "mate_names", "with_implied"]
+__all__ = ["DEFAULT_IMPLIED", "ImpliedConfig", "can_share_a_set", "is_weak", "mate_names",
+           "outvoted", "with_implied"]

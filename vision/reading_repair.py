@@ -60,6 +60,15 @@ class RepairConfig:
     hand and its melds read as a chi's called tile), without the flanking rule it also took
     990087 (a winning tile read none). Interleaved read_photo A/B (hands/layouts/scores):
     950000 67/38/62 -> 68/39/63, 990000, 960000, 980000 the same; real variants 368/390."""
+    forced_names: bool = True
+    """With `unread_waiting`, a quad called none is also taken where the reading names it as
+    its meld's mates force (a pon's or kan's kind, a chi's middle tile), whatever the
+    classifier half saw: a called tile lying sideways is often read none with no trace of
+    its face (990094: a pon 333p's called 3p at none 0.58, then 1p, 5s; 990076, 1030088 a
+    chi's middle tile; 990094 and 990076 are lost elsewhere still). photo_eval exact
+    hands/scores, tuning sets 1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71,
+    77/74, 76/74, 74/72 -> 73/70, 78/72 (1030088), 77/74, 76/74, 74/72; guard 980000 78/74
+    the same; real variants 20/30 exact, 370/390 tiles, the same."""
     hand_cuts: float | None = 0.9
     """Where the reading overrules a hand tile the classifier named at least this surely (or
     no reading can exist), the concealed and winning tiles that were cut otherwise than
@@ -202,10 +211,11 @@ def _good_enough(reading: Reading) -> bool:
 
 def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...], first: Reading,
                   situation: Situation, flip: bool | None, layout: LayoutConfig,
-                  reading: ReadingConfig, cuts: Cuts | None
+                  reading: ReadingConfig, cuts: Cuts | None, forced_names: bool = False
                   ) -> tuple[tuple[LayoutPlan, ...], Reading] | None:
     """The plans and reading with the row's quads called none taken as tiles, where that reads
-    a complete hand at least at ``first``'s level; else None."""
+    a complete hand at least at ``first``'s level; else None. ``forced_names``: a quad may
+    also be named as its meld's mates force it (`_forced_by_mates`), not as it was voted."""
     try:
         tried = tuple(analyse_layout(list(dets), config=layout, flip=flip, unread=True))
         if tried == plans:
@@ -217,10 +227,33 @@ def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...]
         return None
     names = dict(got.best.tiles)
     taken = [i for i in got.best.plan.hand_tiles if not is_tile(dets[i])]
-    if not all(_flanked(dets, got.best.plan, i) and _voted(dets[i], names.get(i))
-               for i in taken):
+    forced = _forced_by_mates(got.best.plan, names) if forced_names else set()
+    if not all(_flanked(dets, got.best.plan, i)
+               and (_voted(dets[i], names.get(i)) or i in forced) for i in taken):
         return None
     return tried, got
+
+
+def _forced_by_mates(plan: LayoutPlan, names: dict[int, Tile]) -> set[int]:
+    """The meld tiles of ``plan`` whose name, as ``names`` reads them, is the only one their
+    two mates allow: a pon's or kan's (ポン・カン: all one kind) or a chi's middle tile (its
+    ends two apart). A chi's end could be either neighbour, so a fragment beside a pair
+    makes a chi as easily (960085)."""
+    out = set()
+    for meld in plan.melds:
+        faces = [i for i in meld.faces if i in names]
+        if len(faces) < 3:
+            continue
+        for i in faces:
+            mates = sorted((names[j] for j in faces if j != i), key=lambda t: t.kind)
+            tile = names[i]
+            same = all(m.plain == tile.plain for m in mates)
+            middle = (len(mates) == 2 and not tile.is_honor and mates[0].suit == tile.suit
+                      == mates[1].suit and mates[0].number + 1 == tile.number
+                      == mates[1].number - 1)
+            if same or middle:
+                out.add(i)
+    return out
 
 
 VOTES = 2
@@ -283,7 +316,8 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         # A waiting hand that reads well is kept as read too: taking in the quads called none
         # in its row, it read a stray one as its missing tile (960085, a chi's called tile).
         if repair.unread_waiting and first.best.layout.size == 13:
-            whole = _unread_whole(dets, plans, first, situation, flip, layout, reading, cuts)
+            whole = _unread_whole(dets, plans, first, situation, flip, layout, reading, cuts,
+                                  repair.forced_names)
             if whole is not None:
                 return Repaired(dets, whole[0], whole[1], (*notes, UNREAD_FIX[3]))
         return Repaired(dets, plans, first, notes)

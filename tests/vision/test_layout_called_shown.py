@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from agari.engine import Rules, WinContext
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
@@ -117,5 +118,23 @@ def test_an_unread_quad_is_taken_only_as_a_name_the_classifier_half_saw() -> Non
     dets = list(laid.dets)
     called = len(dets) - 3
     dets[called] = with_alternatives(dets[called], [("none", 0.97), ("1m", 0.02), ("2m", 0.01)])
-    got = read_with_repairs(dets, SITUATION, repair=replace(DEFAULT_REPAIR, unread_waiting=True))
+    plain = replace(DEFAULT_REPAIR, unread_waiting=True, forced_names=False)
+    got = read_with_repairs(dets, SITUATION, repair=plain)
     assert got.reading.layout.hand_text == "123m456p789s1177z"
+    # With `RepairConfig.forced_names` a pon's mates name it all the same (990094).
+    got = read_with_repairs(dets, SITUATION)
+    assert got.reading.layout.hand_text == "123m456p789s11z 777z"
+
+
+@pytest.mark.parametrize("chi, called, forced", [
+    ("243m", 0, False),  # the called 2m: an end, 1m-2m-3m... or 2m-3m-4m
+    ("324m", 0, True),   # the called 3m between 2m and 4m: nothing else makes the chi
+])
+def test_an_unread_called_tile_is_named_by_its_chi_only_in_the_middle(chi, called, forced
+                                                                      ) -> None:
+    laid = lay_out("123m456p789s11z", None, (("chi", chi, 0),))
+    dets = list(laid.dets)
+    i = len(dets) - 3 + called
+    dets[i] = with_alternatives(dets[i], [("none", 0.97), ("7z", 0.02), ("1p", 0.01)])
+    got = read_with_repairs(dets, SITUATION).reading.layout
+    assert (got.hand_text == "123m456p789s11z 234m") == forced

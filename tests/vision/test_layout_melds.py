@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
@@ -22,9 +23,15 @@ from agari.vision.layout_lying import (
     group_guesses,
     joined_groups,
 )
-from agari.vision.reading import read_hand
+from agari.vision.reading import ReadingConfig, read_hand
 from agari.vision.reading_checks import Situation
-from agari.vision.reading_implied import DEFAULT_IMPLIED, mate_names, with_implied
+from agari.vision.reading_implied import (
+    DEFAULT_IMPLIED,
+    ImpliedConfig,
+    mate_names,
+    outvoted,
+    with_implied,
+)
 from agari.vision.reading_repair import read_with_repairs
 from layout_factories import H, W, lay_out, with_alternatives
 
@@ -392,3 +399,58 @@ def test_a_tile_read_at_080_in_the_gap_before_the_winning_tile_may_be_no_tile() 
     got = read_with_repairs([*hand, patch, win], SITUATION)
     assert got.reading.layout.hand_text == "111566667p05s44z5s"
     assert any("taken as no tile" in n for n in got.notes)
+
+
+def chi_with_misread_middle(p: float) -> tuple[list[str], str]:
+    """A hand whose chi 123s has its 2s read as 9m at ``p``: that tile's names after
+    `with_implied`, and the hand as read."""
+    laid = lay_out("123m456p789s1z", "1z", (("chi", "123s", 0),))
+    dets = list(laid.dets)
+    middle = len(dets) - 2
+    dets[middle] = with_alternatives(dets[middle], [("9m", p), ("1z", 0.6), ("7m", 0.02)])
+    plan = analyse_layout(dets)[0]
+    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
+    options = [[(Tile.parse(n), -math.log(q)) for n, q in dets[i].alternatives] for i in slots]
+    on = ImpliedConfig(outvoted=True)
+    names = [str(t) for t, _ in with_implied(dets, plan, slots, options, on)[slots.index(middle)]]
+    try:
+        text = read_hand(dets, [plan], SITUATION,
+                         config=ReadingConfig(implied=on)).layout.hand_text
+    except InvalidHand:
+        text = "no hand"
+    return names, text
+
+
+def test_a_sure_meld_tile_its_mates_outvote_takes_their_names() -> None:
+    # 1030014: a chi 123s whose 1s read 9m at 0.91 was read 789m, the sure 3s and 2s overruled.
+    names, text = chi_with_misread_middle(0.91)
+    assert "2s" in names
+    assert text == "123m456p789s1z1z 123s"
+    # Read near certainly, the tile stands: the meld is no set, and no hand is read.
+    names, text = chi_with_misread_middle(0.97)
+    assert "2s" not in names
+    assert text != "123m456p789s1z1z 123s"
+
+
+@pytest.mark.parametrize("tile, mates, out", [
+    ("9m", ["1s", "3s"], True),
+    ("2s", ["1s", "3s"], False),
+    ("9m", ["1s", "5s"], False),   # the mates share no set either: no verdict
+    ("3z", ["2z", "2z"], True),
+    ("3z", ["2z"], False),         # one mate against one tile: no majority
+])
+def test_outvoted(tile, mates, out) -> None:
+    assert outvoted(Tile.parse(tile), [Tile.parse(m) for m in mates]) == out
+
+
+def test_an_end_tile_of_a_meld_is_never_outvoted() -> None:
+    # 980011: a 9s of the row read 9p at 0.92, taken into a pon 222m as its outvoted end.
+    laid = lay_out("123m456p789s1z", "1z", (("chi", "123s", 0),))
+    dets = list(laid.dets)
+    end = len(dets) - 1
+    dets[end] = with_alternatives(dets[end], [("9m", 0.91), ("1z", 0.6)])
+    plan = analyse_layout(dets)[0]
+    slots = [*plan.concealed, plan.win, *plan.melds[0].faces]
+    options = [[(Tile.parse(n), -math.log(q)) for n, q in dets[i].alternatives] for i in slots]
+    got = with_implied(dets, plan, slots, options, ImpliedConfig(outvoted=True))
+    assert got[slots.index(end)] == options[slots.index(end)]
