@@ -10,7 +10,10 @@ the caller commits each pair as it comes). Close the generator to stop it
 The process pool uses the ``spawn`` start method (no inherited ONNX sessions
 or OpenCV state; the same on every OS). If a worker process dies (a crash in
 native code, the OOM killer), the images that were in flight are run again one
-at a time, so only the image that kills its worker is reported as failed.
+at a time, so only the image that kills its worker is reported as failed; an
+image that dies alone is given one more try before it is, since the worker may
+have been killed from outside (the OOM killer takes the biggest process, not the
+guilty one) at a moment when that image happened to be the only one in flight.
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ def run_pool(tasks: Iterable[InputImage], config: WorkerConfig, *, workers: int,
     pool = _new_pool(workers, config)
     inflight: dict[Future, InputImage] = {}
     graceful, succeeded, lone_deaths = False, False, 0
+    died_alone: set[InputImage] = set()  # images whose worker died once while only they ran
     try:
         while True:
             while len(inflight) < (1 if suspects else window):
@@ -119,7 +123,11 @@ def run_pool(tasks: Iterable[InputImage], config: WorkerConfig, *, workers: int,
                 if not succeeded and lone_deaths >= DEAD_START_LIMIT:
                     raise AgariError("worker processes die before labelling any image "
                                      "(run with --workers 0 to see why)", code="worker_failed")
-                yield lost[0], _crashed(lost[0], "the worker process died while labelling it")
+                if lost[0] in died_alone:
+                    yield lost[0], _crashed(lost[0], "the worker process died while labelling it")
+                else:
+                    died_alone.add(lost[0])
+                    suspects.append(lost[0])
             else:
                 suspects.extend(lost)
     finally:

@@ -121,6 +121,26 @@ def test_only_the_image_that_kills_its_worker_fails(photos, model):
     assert all("record" in outcomes[n] for n in ("scene_00.jpg", "scene_02.jpg", "scene_03.jpg"))
 
 
+def die_once(source, name, config):
+    """A unit of work whose process is killed from outside the first time it runs (the
+    marker file says whether it ran before: each try is a fresh process)."""
+    marker = os.environ["AGARI_TEST_DIED_ONCE"]
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(9)
+    return label_source(source, name, config)
+
+
+def test_an_image_alone_when_its_worker_is_killed_gets_one_more_try(photos, model, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.setenv("AGARI_TEST_DIED_ONCE", str(tmp_path / "died"))
+    images = expand_inputs([str(photos[0] / "day1")]).images[:1]
+    results = list(run_pool(images, WorkerConfig(model=str(model)), workers=1, work=die_once))
+    assert (tmp_path / "died").exists()
+    assert [task.name for task, _ in results] == [images[0].name]
+    assert "record" in results[0][1]
+
+
 def test_review_sheet_and_confidence_cut(photos, model, reference, tmp_path):
     sheet = tmp_path / "sheet.html"
     summary = run_label(options(photos, model, tmp_path / "out", min_confidence=0.4,
