@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 from agari.engine.errors import AgariError, InvalidHand
 from agari.engine.tiles import NONE, TILE_NAMES, Tile
+from agari.engine.waits import waits
 from agari.vision.detection import TileDetection
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout, is_tile
-from agari.vision.layout_geometry import face_mass
+from agari.vision.layout_geometry import back_mass, face_mass
 from agari.vision.reading import (
     DEFAULT_READING,
     HandReading,
@@ -69,6 +70,14 @@ class RepairConfig:
     hands/scores, tuning sets 1040000, 1030000, 1020000, 1000000, 990000: 73/70, 77/71,
     77/74, 76/74, 74/72 -> 73/70, 78/72 (1030088), 77/74, 76/74, 74/72; guard 980000 78/74
     the same; real variants 20/30 exact, 370/390 tiles, the same."""
+    waiting_winner: int | None = 5
+    """With `unread_waiting`, the one quad called none that a waiting hand's reading takes as
+    its winning tile just past the row's end (not flanked) is also taken where the name read
+    is one of the waiting hand's waits, among the classifier's first this many tile names for
+    it and the likeliest wait among them (`_named_by_waits`), the quad lying in line with the
+    row within a tile's width of its end, sized like its tiles and not read as a back (a
+    discard on the table lies farther or off the line). 1020099: a winning 2m read none at
+    0.64, 2m its fourth tile name (None: not so)."""
     hand_cuts: float | None = 0.9
     """Where the reading overrules a hand tile the classifier named at least this surely (or
     no reading can exist), the concealed and winning tiles that were cut otherwise than
@@ -211,11 +220,14 @@ def _good_enough(reading: Reading) -> bool:
 
 def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...], first: Reading,
                   situation: Situation, flip: bool | None, layout: LayoutConfig,
-                  reading: ReadingConfig, cuts: Cuts | None, forced_names: bool = False
+                  reading: ReadingConfig, cuts: Cuts | None, forced_names: bool = False,
+                  waiting_winner: int | None = None
                   ) -> tuple[tuple[LayoutPlan, ...], Reading] | None:
     """The plans and reading with the row's quads called none taken as tiles, where that reads
     a complete hand at least at ``first``'s level; else None. ``forced_names``: a quad may
-    also be named as its meld's mates force it (`_forced_by_mates`), not as it was voted."""
+    also be named as its meld's mates force it (`_forced_by_mates`), not as it was voted.
+    ``waiting_winner``: a lone quad taken as the winning tile past the row's end may be named
+    by ``first``'s waits (`_named_by_waits`, this many tile names looked at)."""
     try:
         tried = tuple(analyse_layout(list(dets), config=layout, flip=flip, unread=True))
         if tried == plans:
@@ -228,10 +240,59 @@ def _unread_whole(dets: tuple[TileDetection, ...], plans: tuple[LayoutPlan, ...]
     names = dict(got.best.tiles)
     taken = [i for i in got.best.plan.hand_tiles if not is_tile(dets[i])]
     forced = _forced_by_mates(got.best.plan, names) if forced_names else set()
+    if waiting_winner and taken == [got.best.plan.win] and _named_by_waits(
+            dets, first.best, got.best, taken[0], waiting_winner):
+        return tried, got
     if not all(_flanked(dets, got.best.plan, i)
                and (_voted(dets[i], names.get(i)) or i in forced) for i in taken):
         return None
     return tried, got
+
+
+BACK_BELOW = 0.1
+"""A quad the classifier gives ``back`` this much or more may be a face-down tile, not a winner."""
+WINNER_GAP = 1.0
+"""How far past the row's end (in the row's median tile widths) a winner may lie."""
+
+
+def _named_by_waits(dets: Sequence[TileDetection], waiting: HandReading, whole: HandReading,
+                    i: int, top: int) -> bool:
+    """``whole`` reads the hand of ``waiting`` (13 tiles) as it was, plus quad ``i``, called
+    none, as its winning tile named by one of the waits: the likeliest wait among the
+    classifier's first ``top`` tile names for it. The quad lies just past the row's end, in
+    line with it and sized like its tiles, and is not read as a back: a face the classifier
+    could not name, where a table tile (a discard) lies farther or off the line."""
+    names, before = dict(whole.tiles), dict(waiting.tiles)
+    if set(names) - {i} != set(before) or any(names[j] != t for j, t in before.items()):
+        return False
+    if back_mass(dets[i]) >= BACK_BELOW:
+        return False
+    try:
+        waits_ = {str(t.plain) for t in waits(waiting.layout.hand())}
+    except AgariError:
+        return False
+    faces = [n for n, _ in dets[i].alternatives if n in TILE_NAMES][:top]
+    voted = [n for n in faces if Tile.parse(n).plain is not None
+             and str(Tile.parse(n).plain) in waits_]
+    return bool(voted) and names.get(i) is not None and str(names[i].plain) == str(
+        Tile.parse(voted[0]).plain) and _just_past_row(dets, waiting.plan, i)
+
+
+def _just_past_row(dets: Sequence[TileDetection], plan: LayoutPlan, i: int) -> bool:
+    """Quad ``i`` lies past an end of ``plan``'s concealed tiles, within `WINNER_GAP` tile
+    widths, in line with them and about as large."""
+    if len(plan.concealed) < 2:
+        return False
+    frame = plan.frame
+    u = frame.project(np.asarray([dets[j].quad for j in plan.concealed], float))
+    q = frame.project(np.asarray([dets[i].quad], float))[0]
+    width = float(np.median(u[:, 1] - u[:, 0]))
+    height = float(np.median(u[:, 3] - u[:, 2]))
+    gap = max(q[0] - u[:, 1].max(), u[:, 0].min() - q[1])
+    v_mid, row_v = (q[2] + q[3]) / 2, float(np.median((u[:, 2] + u[:, 3]) / 2))
+    size = max(q[1] - q[0], q[3] - q[2])
+    return (-0.3 * width <= gap <= WINNER_GAP * width and abs(v_mid - row_v) <= 0.5 * height
+            and 0.6 * width <= size <= 1.6 * max(width, height))
 
 
 def _forced_by_mates(plan: LayoutPlan, names: dict[int, Tile]) -> set[int]:
@@ -317,7 +378,7 @@ def read_with_repairs(dets: Sequence[TileDetection], situation: Situation, *,
         # in its row, it read a stray one as its missing tile (960085, a chi's called tile).
         if repair.unread_waiting and first.best.layout.size == 13:
             whole = _unread_whole(dets, plans, first, situation, flip, layout, reading, cuts,
-                                  repair.forced_names)
+                                  repair.forced_names, repair.waiting_winner)
             if whole is not None:
                 return Repaired(dets, whole[0], whole[1], (*notes, UNREAD_FIX[3]))
         return Repaired(dets, plans, first, notes)
