@@ -77,7 +77,10 @@ class RepairConfig:
     it and the likeliest wait among them (`_named_by_waits`), the quad lying in line with the
     row within a tile's width of its end, sized like its tiles and not read as a back (a
     discard on the table lies farther or off the line). 1020099: a winning 2m read none at
-    0.64, 2m its fourth tile name (None: not so)."""
+    0.64, 2m its fourth tile name; 990087: a winning 0m at none 0.84 (None: not so).
+    photo_eval exact hands/scores, tuning sets 1040000, 1030000, 1020000, 1000000, 990000:
+    73/70, 80/73, 78/74, 76/74, 74/72 -> 73/70, 80/73, 79/74, 76/74, 75/73; guard 980000
+    78/74 the same; real variants 20/30 exact, 370/390 tiles, the same."""
     hand_cuts: float | None = 0.9
     """Where the reading overrules a hand tile the classifier named at least this surely (or
     no reading can exist), the concealed and winning tiles that were cut otherwise than
