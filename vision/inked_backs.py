@@ -6,7 +6,9 @@ face up among the concealed tiles (`agari.vision.layout._faced_backs`), the read
 it 白 first (`agari.vision.reading.FACED_WHITE_P`): 66z read 55z (tuning render 1040026),
 666z read 555z (1030000). A dark face whose centre shows green ink is no blank 白: here its
 發 is made at least as likely as `InkConfig.green_p`, above that floor, and the hand's
-constraints still decide.
+constraints still decide. A dark green back (real sets have green backs) passes the same
+test; it matters only where a back is already taken face up among the concealed tiles, and
+there 發 at 0.1 is only a name the hand may choose, not a label.
 """
 
 from __future__ import annotations
