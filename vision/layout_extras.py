@@ -444,14 +444,13 @@ def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list
 
 
 def _line_of(group: list[list[int]], down: set[int], ext: np.ndarray
-             ) -> tuple[list[list[int]], list[list[int]], set[int]]:
+             ) -> tuple[list[list[int]], list[list[int]]]:
     """A group's wall line (its columns' tiles centred across the row within the extent of
-    the backs of the two nearest columns showing backs), the tiles off it (column by column,
-    empty columns dropped) and those of them beyond it (farther from the player). Seen
-    obliquely a wall slants across the hand's frame, so one extent for a whole wall takes in
-    tiles beside it."""
+    the backs of the two nearest columns showing backs) and the tiles off it (column by
+    column, empty columns dropped). Seen obliquely a wall slants across the hand's frame, so
+    one extent for a whole wall takes in tiles beside it."""
     places = [k for k, col in enumerate(group) if any(i in down for i in col)]
-    on, off, beyond = [], [], set()
+    on, off = [], []
     for k, col in enumerate(group):
         near = sorted(places, key=lambda p: abs(p - k))[:2]
         b = ext[[i for p in near for i in group[p] if i in down]]
@@ -459,8 +458,7 @@ def _line_of(group: list[list[int]], down: set[int], ext: np.ndarray
         mid = (ext[col, 2] + ext[col, 3]) / 2
         on.append([i for i, m in zip(col, mid, strict=True) if lo <= m <= hi])
         off.append([i for i, m in zip(col, mid, strict=True) if not lo <= m <= hi])
-        beyond |= {i for i, m in zip(col, mid, strict=True) if m > hi}
-    return [col for col in on if col], [col for col in off if col], beyond
+    return [col for col in on if col], [col for col in off if col]
 
 
 def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
@@ -475,7 +473,7 @@ def _wall_line(group: list[list[int]], down: set[int], ext: np.ndarray
     if sum(i in down for col in group for i in col) < 2 or WALL_LIKE.fullmatch(tokens) \
             or DEAD_WALL.search(tokens):
         return [group]
-    line, off, _ = _line_of(group, down, ext)
+    line, off = _line_of(group, down, ext)
     if not DEAD_WALL.search(_tokens(line, down)):
         return [group]
     return [line] + ([off] if off else [])

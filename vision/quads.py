@@ -89,7 +89,7 @@ def quad_area(quad: np.ndarray) -> float:
         # Four corners in Python floats (a third of the time; ~1 400 calls a photo). The
         # two dot products are summed as numpy's float64 dot of four sums them, even terms
         # and odd terms apart, then together: the same value to the bit (checked on 200 000
-        # random quads, `tests/test_quads.py`).
+        # random quads, `tests/vision/test_quads_fast.py`).
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
         ab = (x0 * y1 + x2 * y3) + (x1 * y2 + x3 * y0)
         ba = (y0 * x1 + y2 * x3) + (y1 * x2 + y3 * x0)

@@ -274,11 +274,10 @@ def _named_by_waits(dets: Sequence[TileDetection], waiting: HandReading, whole: 
         waits_ = {str(t.plain) for t in waits(waiting.layout.hand())}
     except AgariError:
         return False
-    faces = [n for n, _ in dets[i].alternatives if n in TILE_NAMES][:top]
-    voted = [n for n in faces if Tile.parse(n).plain is not None
-             and str(Tile.parse(n).plain) in waits_]
-    return bool(voted) and names.get(i) is not None and str(names[i].plain) == str(
-        Tile.parse(voted[0]).plain) and _just_past_row(dets, waiting.plan, i)
+    faces = [Tile.parse(n).plain for n, _ in dets[i].alternatives if n in TILE_NAMES][:top]
+    likeliest = next((str(t) for t in faces if t is not None and str(t) in waits_), None)
+    return (likeliest is not None and names.get(i) is not None
+            and str(names[i].plain) == likeliest and _just_past_row(dets, waiting.plan, i))
 
 
 def _just_past_row(dets: Sequence[TileDetection], plan: LayoutPlan, i: int) -> bool:
