@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 from agari.engine.errors import NoTiles
-from agari.engine.tiles import NONE
+from agari.engine.tiles import NONE, Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout_called import called_unread
 from agari.vision.layout_extras import ExtrasConfig, find_extras
@@ -165,6 +165,16 @@ class LayoutConfig:
     exact, photo by photo the same."""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
+    sorted_win: bool = True
+    """A complete hand with no tile set apart whose concealed tiles but the last lie sorted
+    (each suit together, honours last, numbers rising) and whose last one breaks that order
+    is also offered, first, with that tile as the winning tile (`_unsorted_wins`): most
+    players sort their hand and lay the drawn or called tile beside it, so a tile out of
+    order at the end was added last (tuning renders 1020031 ``...333z`` then ``4p``, 1040038
+    ``...789p`` then ``4s``, their winning tiles laid touching the hand). An even row of a
+    hand sorted throughout, or never sorted, still scores every candidate. Tuning sets
+    (hands/scores/layouts): 1040000 74/71/59 -> 75/71/60, 1020000 79/74/60 -> 80/74/60,
+    1030000, 1000000 and 990000 the same."""
     winner_one_side: bool = True
     """`_winner_first` (a row read as located only with a sideways tile taken upright, its
     winning tile apart, kept before the turned reading) only where the row as located shows
@@ -329,6 +339,8 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
         elif config.weak_gap is not None and \
                 (gapped := _gap_wins(dets, laid, config.weak_gap, config.weak_gap_min)):
             out.append(gapped)
+        elif config.sorted_win and (unsorted := _unsorted_wins(dets, laid)) is not None:
+            out.append(unsorted)
         out.append(laid)
         if plan.win is None and extras.win is not None:
             # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
@@ -370,6 +382,45 @@ def _gap_wins(dets: list[TileDetection], plan: LayoutPlan, ratio: float, least: 
     note = "a wider gap before the last concealed tile: taken as the winning tile"
     return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
                    notes=(*plan.notes, note))
+
+
+def _unsorted_wins(dets: list[TileDetection], plan: LayoutPlan) -> LayoutPlan | None:
+    """A complete hand with no tile set apart, read with its last concealed tile as the
+    winning tile where the others lie sorted and that tile breaks their order
+    (`LayoutConfig.sorted_win`); None otherwise."""
+    if plan.win is not None or plan.apart is not None or plan.size != 14 or \
+            len(plan.concealed) < 5:
+        return None
+    names = [dets[i].label for i in plan.concealed]
+    if not all(isinstance(t, Tile) for t in names):
+        return None  # an unread or face-down tile: no order to go by
+    if not in_hand_order(names[:-1]) or in_hand_order(names):
+        return None
+    note = "the last concealed tile breaks the hand's sorted order: taken as the winning tile"
+    return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
+                   notes=(*plan.notes, note))
+
+
+def in_hand_order(tiles: list[Tile]) -> bool:
+    """True where ``tiles`` lie as a player sorts a hand: each suit in one run (honours
+    last), numbers never falling within a run; the order of the three suits is free."""
+    seen: list[str] = []
+    for a, b in zip(tiles, tiles[1:], strict=False):
+        sa, sb = str(a)[-1], str(b)[-1]
+        if sa == sb:
+            if _number(b) < _number(a):
+                return False
+            continue
+        if sb in seen or sa == "z":
+            return False
+        seen.append(sa)
+    return True
+
+
+def _number(tile: Tile) -> int:
+    """The tile's number, a red five counted as five."""
+    n = int(str(tile)[0])
+    return 5 if n == 0 else n
 
 
 def concealed_gaps(dets: list[TileDetection], plan: LayoutPlan) -> list[float]:
