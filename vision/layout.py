@@ -175,6 +175,14 @@ class LayoutConfig:
     hand sorted throughout, or never sorted, still scores every candidate. Tuning sets
     (hands/scores/layouts): 1040000 74/71/59 -> 75/71/60, 1020000 79/74/60 -> 80/74/60,
     1030000, 1000000 and 990000 the same."""
+    sorted_melds: float | None = 1.15
+    """A plan reading three tiles after a sorted run of concealed tiles as concealed ones,
+    though the first of them breaks the run's order and they make a set, one of them at
+    least this many times as long along the row for its height as the set's median
+    (lying sideways), is also offered, first, with them as a meld called with that tile
+    (`_unsorted_melds`): the melds lie after the sorted hand (tuning renders 1020018
+    ``2499m789s789p`` then pon ``111p``, 1020068, 1040057, their meld read into the hand).
+    None: off."""
     winner_one_side: bool = True
     """`_winner_first` (a row read as located only with a sideways tile taken upright, its
     winning tile apart, kept before the turned reading) only where the row as located shows
@@ -341,6 +349,9 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
             out.append(gapped)
         elif config.sorted_win and (unsorted := _unsorted_wins(dets, laid)) is not None:
             out.append(unsorted)
+        if config.sorted_melds is not None and \
+                (melded := _unsorted_melds(dets, laid, config.sorted_melds)) is not None:
+            out.append(melded)
         out.append(laid)
         if plan.win is None and extras.win is not None:
             # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
@@ -399,6 +410,42 @@ def _unsorted_wins(dets: list[TileDetection], plan: LayoutPlan) -> LayoutPlan | 
     note = "the last concealed tile breaks the hand's sorted order: taken as the winning tile"
     return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],
                    notes=(*plan.notes, note))
+
+
+def _unsorted_melds(dets: list[TileDetection], plan: LayoutPlan, ratio: float
+                    ) -> LayoutPlan | None:
+    """The plan with its last three concealed tiles read as a meld where the others lie
+    sorted, the first of the three breaks their order, the three make a set and one of them
+    lies sideways (`LayoutConfig.sorted_melds`); None otherwise."""
+    if plan.win is not None or len(plan.concealed) < 7:
+        return None
+    names = [dets[i].label for i in plan.concealed]
+    if not all(isinstance(t, Tile) for t in names):
+        return None
+    head, tail = names[:-3], names[-3:]
+    if not in_hand_order(head) or in_hand_order(head + tail[:1]) or not _makes_set(tail):
+        return None
+    ext = plan.frame.project(quads_of(dets))
+    cols = plan.concealed[-3:]
+    aspect = [float(ext[i, 1] - ext[i, 0]) / max(float(ext[i, 3] - ext[i, 2]), 1e-6)
+              for i in cols]
+    side = int(np.argmax(aspect))
+    if aspect[side] < ratio * float(np.median(aspect)):
+        return None
+    meld = MeldPlace("open", tuple((i,) for i in cols), side)
+    note = "tiles after the sorted hand, out of its order, taken as a meld"
+    return replace(plan, concealed=plan.concealed[:-3], melds=(meld, *plan.melds),
+                   notes=(*plan.notes, note))
+
+
+def _makes_set(tiles: list[Tile]) -> bool:
+    """Three tiles of one kind, or three in a row of one suit."""
+    if len({t.kind for t in tiles}) == 1:
+        return True
+    suits = {str(t)[-1] for t in tiles}
+    numbers = sorted(_number(t) for t in tiles)
+    return len(suits) == 1 and "z" not in suits and \
+        numbers == list(range(numbers[0], numbers[0] + 3))
 
 
 def in_hand_order(tiles: list[Tile]) -> bool:
