@@ -49,3 +49,40 @@ def test_a_sorted_or_unsorted_hand_shows_no_winning_tile() -> None:
                   " 9m 4p 4p"):
         dets = even_row(names)
         assert analyse_layout(dets, config=on) == analyse_layout(dets, config=off)
+
+
+def row_with(names: str, sideways: int | None, lean: float = 1.2) -> list:
+    """Detections touching evenly; the tile at ``sideways`` only ``lean`` times as long along
+    the row as the others (a called tile foreshortened, not flagged sideways)."""
+    dets, u = [], 0.0
+    for k, t in enumerate(names.split()):
+        du = W * lean if k == sideways else W
+        dets.append(_det(t, _quad(u, 0.0, du, H, ORIGIN, 0.0), False))
+        u += du + 0.02 * W
+    return dets
+
+
+WAITING = "2m 4m 9m 9m 7s 8s 9s 7p 8p 9p"
+
+
+def melded(plans: list) -> list:
+    return [p for p in plans if any(m.detections == (10, 11, 12) for m in p.melds)]
+
+
+def test_a_set_after_the_sorted_hand_breaking_its_order_is_offered_as_a_meld() -> None:
+    dets = row_with(WAITING + " 1p 1p 1p", sideways=11)
+    off = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, sorted_melds=None))
+    assert not melded(off) and any(len(p.concealed) == 13 for p in off)
+    on = analyse_layout(dets, config=replace(DEFAULT_LAYOUT, sorted_melds=1.15))
+    first = on[0]
+    assert first.concealed == tuple(range(10)) and first.melds[0].sideways_index == 1
+
+
+def test_no_meld_without_a_sideways_tile_a_set_or_a_break_in_the_order() -> None:
+    on = replace(DEFAULT_LAYOUT, sorted_melds=1.15)
+    off = replace(DEFAULT_LAYOUT, sorted_melds=None)
+    for names, side in ((WAITING + " 1p 1p 1p", None),  # all upright: a concealed triplet?
+                        (WAITING + " 1p 2p 4p", 11),  # no set
+                        ("1m 1m 1m " + WAITING, 11)):  # 7p8p9p keep the order: the hand's own
+        dets = row_with(names, side)
+        assert analyse_layout(dets, config=on) == analyse_layout(dets, config=off)
