@@ -93,8 +93,12 @@ def test_two_melds_split_after_a_called_tile_are_read_as_melds() -> None:
     on = analyse_layout(dets, config=with_lying(wide_gap=1.25, split_melds=True))[0]
     assert [m.detections for m in on.melds] == [(7, 8, 9), (10, 11, 12)]
     assert [m.sideways_index for m in on.melds] == [0, 0]
-    off = analyse_layout(dets, config=with_lying(wide_gap=1.25, split_melds=False))[0]
+    # (`LayoutConfig.sorted_melds` would find 456s by the 4s out of the hand's order.)
+    off = analyse_layout(dets, config=replace(with_lying(wide_gap=1.25, split_melds=False),
+                                              sorted_melds=None))[0]
     assert len(off.melds) == 1 and len(off.concealed) == 10
+    by_order = analyse_layout(dets, config=with_lying(wide_gap=1.25, split_melds=False))[0]
+    assert [m.detections for m in by_order.melds] == [(7, 8, 9), (10, 11, 12)]
 
 
 def across_the_table() -> tuple[list, dict[str, int]]:
