@@ -318,8 +318,11 @@ def _blobs(prob: np.ndarray, offsets: np.ndarray, cfg: CoreConfig, face_down: bo
             continue
         at = np.stack([(xs + 0.5) * STRIDE, (ys + 0.5) * STRIDE], -1)  # input pixels
         corners = offsets[:, ys, xs].T.reshape(-1, 4, 2) * CORNER_NORM + at[:, None, :]
+        # The face centres the pixels point at, and their spread, serve both the split
+        # and the judged parts: made once a blob.
+        looks = _Looks(corners, p, cfg.part_trim)
         parts = [np.arange(len(p))] if cfg.part is None else split_blob(
-            corners, p, cfg.part, trim=cfg.part_trim)
+            corners, p, cfg.part, trim=cfg.part_trim, looks=looks)
         for part in parts:
             if len(parts) > 1 and (len(part) < cfg.min_pixels or p[part].max() < cfg.min_score):
                 continue
@@ -327,17 +330,42 @@ def _blobs(prob: np.ndarray, offsets: np.ndarray, cfg: CoreConfig, face_down: bo
                                   face_down))
         if len(parts) == 1 and cfg.judged_parts is not None and not face_down:
             found[-1] = replace(found[-1], parts=two_faces(corners, p, cfg.judged_parts,
-                                                          cfg.part_trim))
+                                                          cfg.part_trim, looks=looks))
     return found
 
 
+class _Looks:
+    """A blob's `_centres` and their `_spread` (``trim`` left out), each made when first
+    asked for: `split_blob` and `two_faces` ask for the same of a blob."""
+
+    def __init__(self, corners: np.ndarray, p: np.ndarray, trim: float) -> None:
+        self.corners, self.p, self.trim = corners, p, trim
+        self._at: tuple[np.ndarray | None] | None = None
+        self._spread: float | None = None
+
+    def at(self) -> np.ndarray | None:
+        if self._at is None:
+            self._at = (_centres(self.corners, self.p),)
+        return self._at[0]
+
+    def spread(self, trim: float) -> float:
+        at = self.at()
+        assert at is not None
+        if trim != self.trim:
+            return _spread(at, trim)
+        if self._spread is None:
+            self._spread = _spread(at, trim)
+        return self._spread
+
+
 def two_faces(corners: np.ndarray, p: np.ndarray, spread: tuple[float, float],
-              trim: float = 0.0) -> tuple[np.ndarray, ...]:
+              trim: float = 0.0, *, looks: _Looks | None = None) -> tuple[np.ndarray, ...]:
     """The quads of a blob's pixels' two groups (k-means of the face centres they point at),
     where those centres spread over ``spread`` (shares of the blob quad's sides, ``trim`` of
-    the pixels left out at each end); none otherwise."""
-    at = _centres(corners, p)
-    if at is None or not spread[0] < _spread(at, trim) <= spread[1] or len(p) < 2:
+    the pixels left out at each end); none otherwise. ``looks``: the blob's, if made."""
+    looks = _Looks(corners, p, trim) if looks is None else looks
+    at = looks.at()
+    if at is None or not spread[0] < looks.spread(trim) <= spread[1] or len(p) < 2:
         return ()
     labels = _kmeans(at, 2)
     if not np.all(np.bincount(labels, minlength=2)):
@@ -387,7 +415,8 @@ def _mean_quad(corners: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def split_blob(corners: np.ndarray, p: np.ndarray, part: float, gap: float | None = None,
-               most: int = 6, trim: float = 0.0) -> list[np.ndarray]:
+               most: int = 6, trim: float = 0.0, *, looks: _Looks | None = None
+               ) -> list[np.ndarray]:
     """The pixels of one blob (each pixel's face corners ``(N, 4, 2)``, core probabilities
     ``p``) grouped by the face they point at: index arrays, one per face.
 
@@ -396,10 +425,13 @@ def split_blob(corners: np.ndarray, p: np.ndarray, part: float, gap: float | Non
     wider, the fewest groups (at most ``most``, by k-means) whose centres each lie within
     ``part``, their middles at least ``gap`` apart (None: ``part``), are taken, and the blob
     is one face if none are. A spread leaves out ``trim`` of the pixels at each end.
+    ``looks``: the blob's centres, if made.
     """
     whole = [np.arange(len(p))]
-    at = None if len(p) < 2 else _centres(corners, p)
-    if at is None or _spread(at, trim) <= part:
+    if len(p) < 2:
+        return whole
+    at = (_Looks(corners, p, trim) if looks is None else looks).at()
+    if at is None or (looks.spread(trim) if looks is not None else _spread(at, trim)) <= part:
         return whole
     for k in range(2, min(most, len(p)) + 1):
         labels = _kmeans(at, k)
@@ -417,6 +449,38 @@ def split_blob(corners: np.ndarray, p: np.ndarray, part: float, gap: float | Non
 def _kmeans(points: np.ndarray, k: int, rounds: int = 20) -> np.ndarray:
     """Each point's group of ``k`` (Lloyd's k-means from the farthest points in turn:
     the same answer each time)."""
+    if points.dtype != np.float64 or points.ndim != 2 or points.shape[1] != 2:
+        return _kmeans_slow(points, k, rounds)
+    # Float64 points in the plane (`_centres`), by whole columns: per-group means and
+    # distances as numpy made them (a mean over axis 0 adds its rows in turn, as bincount
+    # does; a norm of two is the root of their squares' sum), at a third of the calls.
+    x, y = points[:, 0], points[:, 1]
+    seeds = [int(np.argmin(x + y))]
+    dist = None
+    for _ in range(k - 1):
+        dx, dy = x - x[seeds[-1]], y - y[seeds[-1]]
+        near = np.sqrt(dx * dx + dy * dy)
+        dist = near if dist is None else np.minimum(dist, near)
+        seeds.append(int(np.argmax(dist)))
+    mx, my = x[seeds].copy(), y[seeds].copy()
+    labels = np.zeros(len(points), dtype=int)
+    for _ in range(rounds):
+        dx, dy = x[:, None] - mx[None], y[:, None] - my[None]
+        labels = np.argmin(np.sqrt(dx * dx + dy * dy), axis=1)
+        count = np.bincount(labels, minlength=k)
+        some = count > 0
+        nx = np.where(some, np.bincount(labels, x, k) / np.maximum(count, 1), mx)
+        ny = np.where(some, np.bincount(labels, y, k) / np.maximum(count, 1), my)
+        # np.allclose(moved, middles), a quarter of its time (the middles are finite)
+        if np.all(np.abs(nx - mx) <= 1e-8 + 1e-5 * np.abs(mx)) \
+                and np.all(np.abs(ny - my) <= 1e-8 + 1e-5 * np.abs(my)):
+            break
+        mx, my = nx, ny
+    return labels
+
+
+def _kmeans_slow(points: np.ndarray, k: int, rounds: int = 20) -> np.ndarray:
+    """`_kmeans` of any points, by rows."""
     seeds = [int(np.argmin(points[:, 0] + points[:, 1]))]
     for _ in range(k - 1):
         dist = np.min([np.linalg.norm(points - points[i], axis=1) for i in seeds], axis=0)

@@ -14,6 +14,8 @@ from agari.vision.cores import (
     CoreConfig,
     CoreQuad,
     _blobs,
+    _kmeans,
+    _kmeans_slow,
     find_cores,
     load_session,
     net_input,
@@ -247,3 +249,17 @@ def test_patches_of_hints_whose_widened_boxes_overlap_are_read_as_one():
     out[1, 40, 40] = 0.3  # ...and a speck in the corner they make, far from both
     cfg = CoreConfig(zoom_hint=0.1, zoom_margin=0.02)  # widened 8 photo pixels, 2 net pixels
     assert _busy_boxes(out, (2.0, 2.0), (300, 400, 3), cfg) == [(32, 32, 248, 248)]
+
+
+def test_kmeans_by_columns_groups_as_the_row_by_row_one_to_the_bit():
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        blobs = [rng.normal(size=(int(rng.integers(1, 300)), 2)) * rng.uniform(0.05, 1.0)
+                 + rng.normal(size=2) * 2 for _ in range(int(rng.integers(1, 5)))]
+        points = np.concatenate(blobs)
+        if trial % 3 == 0:
+            points = np.round(points, 1)  # ties between middles
+        for k in (2, 3, 6):
+            assert np.array_equal(_kmeans(points, k), _kmeans_slow(points, k))
+    two = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    assert _kmeans(two, 2).tolist() == [0, 0, 1, 1]
