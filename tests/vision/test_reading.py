@@ -198,3 +198,22 @@ def test_a_meld_no_reading_makes_a_set_reads_nothing_in_that_plan() -> None:
     dets[middle] = with_alternatives(dets[middle], [("3m", 0.95), ("4m", 0.03), ("7z", 0.02)])
     (best, *_) = _read_plan(dets, plan, situation(), DEFAULT_READING)
     assert best.layout.melds[0].kind == "pon"
+
+
+def test_a_search_repeated_on_equal_tiles_is_answered_from_the_last_ones(monkeypatch) -> None:
+    import threading
+
+    import agari.vision.reading as reading
+
+    monkeypatch.setattr(reading, "_searches", threading.local())  # none kept from other tests
+    searched = []
+    search = reading._read_plan
+    monkeypatch.setattr(reading, "_read_plan", lambda *a: searched.append(1) or search(*a))
+    laid = lay_out("123m456p789s1122z", "2z")
+    first = read(laid, t1=[("3m", 0.6), ("2m", 0.4)])
+    n = len(searched)
+    again = read(laid, t1=[("3m", 0.6), ("2m", 0.4)])  # equal detections, made anew
+    assert n > 0 and len(searched) == n
+    assert again == first
+    other = read(laid, t1=[("3m", 0.7), ("2m", 0.3)])
+    assert len(searched) > n and other.best.cost != first.best.cost
