@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from agari.vision.crops import crop_tile
+from agari.vision.crops import crop_tiles
 from agari.vision.detection import TileDetection
 
 GREEN = "6z"
@@ -74,11 +74,13 @@ def inked_backs(image: np.ndarray, dets: Sequence[TileDetection],
     """The detections with every back whose face shows green ink given its 發
     (`with_green`); other detections unchanged."""
     out = list(dets)
-    for i, d in enumerate(dets):
-        if d.sideways or (d.label != "back" and dict(d.alternatives).get("back", 0.0)
-                                                                  < config.back_p):
-            continue
-        crop = crop_tile(image, d.quad, size=INK_SIZE, margin=0.0)
+    backs = [i for i, d in enumerate(dets) if not d.sideways and (
+        d.label == "back" or dict(d.alternatives).get("back", 0.0) >= config.back_p)]
+    if not backs:
+        return out
+    # Cut together (`crop_tiles`: `crop_tile`'s pixels, its checks made once for the batch).
+    crops = crop_tiles(image, [dets[i].quad for i in backs], size=INK_SIZE, margin=0.0)
+    for i, crop in zip(backs, crops, strict=True):
         if green_ink(crop, config):
-            out[i] = with_green(d, config.green_p)
+            out[i] = with_green(dets[i], config.green_p)
     return out

@@ -157,6 +157,20 @@ class Assessor:
         ura = s.ura if self._take_ura is None else self._take_ura(tiles)
         return Parts(self._take_concealed(tiles), win, tuple(melds), dora, ura)
 
+    def meld_slots(self) -> list[tuple[int, ...]]:
+        """Per meld, the slots (positions in an assignment) of its face-up tiles."""
+        return [tuple(idx) for _, idx in self._melds]
+
+    def meld_of(self, n: int, faces: tuple[Tile, ...]) -> tuple | None:
+        """`meld_of` for the plan's ``n``-th meld read as ``faces`` (remembered, as `parts`
+        asks it): None where they make no set, and `assess` grades the assignment
+        `IMPOSSIBLE`."""
+        key = (n, faces)
+        made = self._meld_memo.get(key, _UNSEEN)
+        if made is _UNSEEN:
+            made = self._meld_memo[key] = meld_of(self._melds[n][0], faces, self.red_limit)
+        return made
+
     def assess(self, tiles: Sequence[Tile]) -> tuple[int, Parts | None]:
         """(level, parts) of one assignment (tiles in slot order)."""
         parts = self.parts(tiles)

@@ -149,3 +149,71 @@ def test_a_plan_that_finds_the_dora_is_not_read_worse_for_paying_for_them() -> N
     without = replace(with_dora, dora=(), others=(*with_dora.others, d))
     reading = read_hand(dets, [with_dora, without], situation(tsumo=True))
     assert reading.best.plan.dora == (d,)
+
+
+def _heap_best_first(options, limit):
+    """The plain search `best_first` stands for: a state's children raise one choice at or
+    after the last one raised, each step's cost worked out as it is pushed."""
+    import heapq
+
+    n = len(options)
+    varying = [k for k in range(n) if len(options[k]) > 1]
+    heap = [(sum(o[0][1] for o in options), (0,) * n, -1)]
+    for _ in range(limit):
+        if not heap:
+            return
+        cost, choice, last = heapq.heappop(heap)
+        yield cost, choice
+        for q in range(max(last, 0), len(varying)):
+            k = varying[q]
+            j = choice[k] + 1 if q == last else 1
+            if j < len(options[k]):
+                step = options[k][j][1] - options[k][j - 1][1]
+                heapq.heappush(heap, (cost + step, choice[:k] + (j,) + choice[k + 1:], q))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_best_first_gives_the_plain_searchs_states_and_costs_exactly(seed) -> None:
+    import random
+
+    rng = random.Random(seed)
+    opts = [sorted((None, rng.choice([0.0, 0.1, 0.7, rng.random() * 3]))
+                   for _ in range(rng.randint(1, 4))) for _ in range(9)]
+    opts = [[(None, c) for _, c in o] for o in opts]
+    assert list(best_first(opts, 700)) == list(_heap_best_first(opts, 700))
+
+
+def test_a_meld_no_reading_makes_a_set_reads_nothing_in_that_plan() -> None:
+    # The pon's middle tile reads surely as 3m (else 4m) beside two 7z: no reading of the plan
+    # that lays the pon makes it a set, so that plan gives no reading (its search spared);
+    # given a faint 7z too, it reads the pon.
+    from agari.vision.reading import DEFAULT_READING, _read_plan
+
+    laid = lay_out("123m456p789s1z", "1z", (("pon", "777z", 1),))
+    dets = list(laid.dets)
+    plan = next(p for p in analyse_layout(dets) if p.melds)
+    middle = plan.melds[0].faces[1]
+    dets[middle] = with_alternatives(dets[middle], [("3m", 0.95), ("4m", 0.05)])
+    assert _read_plan(dets, plan, situation(), DEFAULT_READING) == []
+    dets[middle] = with_alternatives(dets[middle], [("3m", 0.95), ("4m", 0.03), ("7z", 0.02)])
+    (best, *_) = _read_plan(dets, plan, situation(), DEFAULT_READING)
+    assert best.layout.melds[0].kind == "pon"
+
+
+def test_a_search_repeated_on_equal_tiles_is_answered_from_the_last_ones(monkeypatch) -> None:
+    import threading
+
+    import agari.vision.reading as reading
+
+    monkeypatch.setattr(reading, "_searches", threading.local())  # none kept from other tests
+    searched = []
+    search = reading._read_plan
+    monkeypatch.setattr(reading, "_read_plan", lambda *a: searched.append(1) or search(*a))
+    laid = lay_out("123m456p789s1122z", "2z")
+    first = read(laid, t1=[("3m", 0.6), ("2m", 0.4)])
+    n = len(searched)
+    again = read(laid, t1=[("3m", 0.6), ("2m", 0.4)])  # equal detections, made anew
+    assert n > 0 and len(searched) == n
+    assert again == first
+    other = read(laid, t1=[("3m", 0.7), ("2m", 0.3)])
+    assert len(searched) > n and other.best.cost != first.best.cost
