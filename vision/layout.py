@@ -445,8 +445,8 @@ def _makes_set(tiles: list[Tile]) -> bool:
     """Three tiles of one kind, or three in a row of one suit."""
     if len({t.kind for t in tiles}) == 1:
         return True
-    suits = {str(t)[-1] for t in tiles}
-    numbers = sorted(_number(t) for t in tiles)
+    suits = {t.suit for t in tiles}
+    numbers = sorted(t.number for t in tiles)
     return len(suits) == 1 and "z" not in suits and \
         numbers == list(range(numbers[0], numbers[0] + 3))
 
@@ -456,21 +456,15 @@ def in_hand_order(tiles: list[Tile]) -> bool:
     last), numbers never falling within a run; the order of the three suits is free."""
     seen: list[str] = []
     for a, b in zip(tiles, tiles[1:], strict=False):
-        sa, sb = str(a)[-1], str(b)[-1]
+        sa, sb = a.suit, b.suit
         if sa == sb:
-            if _number(b) < _number(a):
+            if b.number < a.number:
                 return False
             continue
         if sb in seen or sa == "z":
             return False
         seen.append(sa)
     return True
-
-
-def _number(tile: Tile) -> int:
-    """The tile's number, a red five counted as five."""
-    n = int(str(tile)[0])
-    return 5 if n == 0 else n
 
 
 def concealed_gaps(dets: list[TileDetection], plan: LayoutPlan) -> list[float]:
