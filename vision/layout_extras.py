@@ -86,7 +86,13 @@ class ExtrasConfig:
     the row, nearer or farther) is that pond's end only within this many of its own heights
     of it, not `crowd_gap`: a pond's rows touch (their quads overlap by up to 0.15 heights),
     while a loose dora lies wherever it fell, and one just in front of a pond lay 0.13-0.14
-    heights off it (1030068, 1040019). None: `crowd_gap` either way."""
+    heights off it (1030068, 1040019); a group touching the pond joins its stack of rows
+    (`pond_rows`) alike. Replay on true tiles over the five tuning sets: exact layouts +1
+    (1040019), none lost. Whole `photo_eval` with `agari.vision.indicator_faces` on (stop 35,
+    helper-99, hands/scores/layouts, that alone -> with this): 1040000 74/71/59 -> 74/71/60,
+    1030000 81/75/60 -> 81/75/61, guard 980000 78/74/59 -> 78/75/60 (980084), 1020000,
+    1000000 and 990000 the same; real variants the same (370/390, 20/30). None: `crowd_gap`
+    either way."""
     reach: float = 2.5
     """Indicator groups lie at most this many hand tile widths beyond the hand's ends."""
     ura_gap: float = 1.1
