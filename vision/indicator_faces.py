@@ -14,7 +14,14 @@ tile, whether it is an indicator.
 Like `agari.vision.wall_faces`, this verifies quads found elsewhere (with
 `IndicatorFacesConfig.search`, a small grid round each of them); it searches nothing else.
 
-Off by default (`agari.pipeline.PipelineConfig.indicator_faces`). Interleaved read_photo A/B
+On in the pipeline since stop 35 (`agari.pipeline.PipelineConfig.indicator_faces`, with
+`search`; `agari.vision.wall_faces.DEFAULT_WALL_FACES` with `WallFacesConfig.shifts`), under
+that stop's rule for a change to indicators alone (exact layouts +3 over the five tuning
+sets, hands and scores not down). Whole `photo_eval` at 61dd508, hands/scores/layouts, off ->
+on: 1030000 81/74/58 -> 81/75/60 (1030067, 1030079), 1020000 79/74/60 -> 79/75/61
+(1020057), 1000000 76/74/59 -> 76/75/61 (1000048, 1000068), 1040000 74/71/59, 990000
+75/73/62 and guard 980000 78/74/59 the same; nothing lost. Before that, off by default:
+interleaved read_photo A/B
 at stop 31 (`/work/cache/helper-75/ab2.py SEED 100`, with `search` and
 `WallFacesConfig.shifts` (-0.3, -0.15, 0.15, 0.3); hands/layouts/scores, off -> on):
 1020000 69/53/69 -> 69/54/70 (1020057's 1m), 1000000 76/59/74 -> 76/60/74 (1000048's 8s),

@@ -81,6 +81,18 @@ class ExtrasConfig:
     dora row a little way from someone's discards was lost too (tuning renders: 2 scenes'
     dora more right at 0.15, none lost; the real table photo's variants read no dora either
     way)."""
+    pond_touch: float | None = 0.08
+    """A loose group lying across from a row of more than five faces (overlapping it along
+    the row, nearer or farther) is that pond's end only within this many of its own heights
+    of it, not `crowd_gap`: a pond's rows touch (their quads overlap by up to 0.15 heights),
+    while a loose dora lies wherever it fell, and one just in front of a pond lay 0.13-0.14
+    heights off it (1030068, 1040019); a group touching the pond joins its stack of rows
+    (`pond_rows`) alike. Replay on true tiles over the five tuning sets: exact layouts +1
+    (1040019), none lost. Whole `photo_eval` with `agari.vision.indicator_faces` on (stop 35,
+    helper-99, hands/scores/layouts, that alone -> with this): 1040000 74/71/59 -> 74/71/60,
+    1030000 81/75/60 -> 81/75/61, guard 980000 78/74/59 -> 78/75/60 (980084), 1020000,
+    1000000 and 990000 the same; real variants the same (370/390, 20/30). None: `crowd_gap`
+    either way."""
     reach: float = 2.5
     """Indicator groups lie at most this many hand tile widths beyond the hand's ends."""
     ura_gap: float = 1.1
@@ -531,9 +543,17 @@ def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:
     for other in groups:
         if other is g or len(other.faces) <= MAX_INDICATORS:
             continue
-        if _distance(g.span, other.span) <= cfg.crowd_gap * max(g.height, 1.0):
+        if _distance(g.span, other.span) <= _crowd_limit(g, other, cfg):
             return True
     return False
+
+
+def _crowd_limit(g: _Group, row: _Group, cfg: ExtrasConfig) -> float:
+    """How near a full row ``g`` must lie to be that pond's end (`crowd_gap`, or
+    `pond_touch` across the rows: a pond's rows touch, a loose dora lies where it fell)."""
+    across = min(g.span[1], row.span[1]) > max(g.span[0], row.span[0])
+    gap = cfg.pond_touch if across and cfg.pond_touch is not None else cfg.crowd_gap
+    return gap * max(g.height, 1.0)
 
 
 def _stack_of(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> list[_Group]:
@@ -553,7 +573,9 @@ def _stack_of(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> list[_Group
         overlap = np.minimum(a.span[1], spans[:, 1]) - np.maximum(a.span[0], spans[:, 0])
         du = np.maximum(np.maximum(spans[:, 0] - a.span[1], a.span[0] - spans[:, 1]), 0.0)
         dv = np.maximum(np.maximum(spans[:, 2] - a.span[3], a.span[2] - spans[:, 3]), 0.0)
-        near = (overlap > 0) & (np.hypot(du, dv) <= cfg.crowd_gap * np.maximum(
+        # ``g`` itself joins a stack only touching it (`ExtrasConfig.pond_touch`).
+        gap = cfg.pond_touch if a is g and cfg.pond_touch is not None else cfg.crowd_gap
+        near = (overlap > 0) & (np.hypot(du, dv) <= gap * np.maximum(
             np.maximum(a.height, heights), 1.0))
         for k in np.flatnonzero(near).tolist():
             b = loose[k]

@@ -78,7 +78,9 @@ class WallFacesConfig:
     a little off an indicator that sits higher or narrower than the backs. None: never."""
 
 
-DEFAULT_WALL_FACES = WallFacesConfig()
+DEFAULT_WALL_FACES = WallFacesConfig(shifts=(-0.3, -0.15, 0.15, 0.3))
+"""The pipeline's: with `WallFacesConfig.shifts`, measured together with
+`agari.vision.indicator_faces`."""
 
 
 def find_wall_faces(image: np.ndarray, dets: Sequence[TileDetection], classify: Classify, *,

@@ -83,6 +83,7 @@ def test_a_dead_walls_ura_lie_below_its_indicator_not_its_backs(column: int,
 
 @pytest.mark.parametrize("gap, is_dora", [
     (0.4, True),    # a row of discards a little way off: the indicator stays one
+    (0.12, True),   # just off a pond's row, not touching it (`ExtrasConfig.pond_touch`)
     (0.05, False),  # a short row touching a full one: the end of a pond
 ])
 def test_a_short_row_touching_a_pond_is_no_indicator(gap: float, is_dora: bool) -> None:

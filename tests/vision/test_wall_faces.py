@@ -62,8 +62,7 @@ def test_nothing_is_read_without_a_row_of_backs() -> None:
 def test_a_quad_stepped_off_the_indicator_is_read_moved_along_the_row() -> None:
     dets, centre = _without_dora(lay_out(**HAND, dora="7s", dead_wall=True))
     off = centre + np.asarray([12.0, 0.0])  # the indicator lies 12 px (0.3 stacks) along
-    assert find_wall_faces(IMAGE, dets, PointReader(off)) == dets
-    found = find_wall_faces(IMAGE, dets, PointReader(off),
-                            config=WallFacesConfig(shifts=(-0.3, -0.15, 0.15, 0.3)))
+    assert find_wall_faces(IMAGE, dets, PointReader(off), config=WallFacesConfig()) == dets
+    found = find_wall_faces(IMAGE, dets, PointReader(off))
     plan = analyse_layout(found)[0]
     assert [str(found[i].label) for i in plan.dora] == ["7s"]
