@@ -442,13 +442,13 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
     """`read_photo` with one locator: stages 1-4 (notes on grey photos left to the caller).
     ``cores``: ``() -> the core net's quads of the whole photo`` (None where the net has not
     read it). ``read``: the photo's earlier readings by their located tiles, kept and used
-    where they decide all that follows (`_read_as_before`)."""
+    where they decide all that follows (`_located_key`)."""
     t0 = time.perf_counter()
     dets = locate(image)
     t1 = time.perf_counter()
     if not dets:
         raise NoTiles("no tiles found in the image")
-    key = _located_key(dets) if read is not None and _read_as_before(config) else None
+    key = _located_key(dets, cores) if read is not None else None
     if key is not None and key in read:
         return replace(read[key], timings=(("locate", (t1 - t0) * 1e3), (
             "read as before", (time.perf_counter() - t1) * 1e3)))
@@ -460,24 +460,23 @@ def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: st
     return result
 
 
-def _located_key(dets: list[TileDetection]) -> tuple | None:
-    """The located tiles as a key, or None where they cannot be one (a locator of the
-    caller's giving quads as arrays)."""
-    key = tuple(dets)
+def _located_key(dets: list[TileDetection], cores=None) -> tuple | None:
+    """The located tiles as a key for `_read_once`'s earlier readings, or None where they
+    cannot be one (a locator of the caller's giving quads as arrays).
+
+    What follows the locator depends on the photo, its situation, classifier and settings
+    (the same for every reading of one photo), the located tiles, and the core net's quads
+    where `PipelineConfig.indicator_faces` or `net_faces` reads them: those are read once
+    a photo (`_NetMemo` keeps one list per setting), so whether the net has read the photo yet
+    is all of them the key needs. A reading again that locates the very same tiles (another
+    working scale or crop: 3 of the 52 readings again of 40 tuning renders, ~150 ms each)
+    then reads what the earlier one read."""
+    key = (tuple(dets), cores is not None and cores() is not None)
     try:
         hash(key)
     except TypeError:
         return None
     return key
-
-
-def _read_as_before(config: PipelineConfig) -> bool:
-    """Whether a photo's reading after the locator depends on the located tiles alone (the
-    photo, its situation, classifier and settings being the same): not where the core net's
-    quads are read too, which a later locating may have added. Then a reading again that
-    locates the very same tiles (another working scale or crop: 3 of the 52 readings again
-    of 40 tuning renders, ~150 ms each) reads what the earlier one read."""
-    return config.indicator_faces is None and config.net_faces is None
 
 
 def _read_located(image: np.ndarray, situation: Situation, dets: list[TileDetection], *,
