@@ -430,8 +430,9 @@ def split_blob(corners: np.ndarray, p: np.ndarray, part: float, gap: float | Non
     whole = [np.arange(len(p))]
     if len(p) < 2:
         return whole
-    at = (_Looks(corners, p, trim) if looks is None else looks).at()
-    if at is None or (looks.spread(trim) if looks is not None else _spread(at, trim)) <= part:
+    looks = _Looks(corners, p, trim) if looks is None else looks
+    at = looks.at()
+    if at is None or looks.spread(trim) <= part:
         return whole
     for k in range(2, min(most, len(p)) + 1):
         labels = _kmeans(at, k)
