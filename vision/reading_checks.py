@@ -130,7 +130,7 @@ class Assessor:
         self._ura = [pos[i] for i in plan.ura] if situation.ura is None else None
         # Each part's tiles taken from an assignment at C speed (a search asks thousands).
         self._take_concealed = _taker(self._concealed)
-        self._take_melds = [(n, place, _taker(idx)) for n, (place, idx) in enumerate(self._melds)]
+        self._take_melds = [(n, _taker(idx)) for n, (_, idx) in enumerate(self._melds)]
         self._take_dora = _taker(self._dora) if self._dora is not None else None
         self._take_ura = _taker(self._ura) if self._ura is not None else None
         self._shape_memo: dict[tuple, int] = {}
@@ -141,13 +141,8 @@ class Assessor:
     def parts(self, tiles: Sequence[Tile]) -> Parts | None:
         """The hand's parts for one assignment, or None when a meld is not a set."""
         melds = []
-        memo = self._meld_memo
-        for n, place, take in self._take_melds:
-            faces = take(tiles)
-            key = (n, faces)
-            made = memo.get(key, _UNSEEN)
-            if made is _UNSEEN:
-                made = memo[key] = meld_of(place, faces, self.red_limit)
+        for n, take in self._take_melds:
+            made = self.meld_of(n, take(tiles))
             if made is None:
                 return None
             melds.append(made)
@@ -162,9 +157,8 @@ class Assessor:
         return [tuple(idx) for _, idx in self._melds]
 
     def meld_of(self, n: int, faces: tuple[Tile, ...]) -> tuple | None:
-        """`meld_of` for the plan's ``n``-th meld read as ``faces`` (remembered, as `parts`
-        asks it): None where they make no set, and `assess` grades the assignment
-        `IMPOSSIBLE`."""
+        """`meld_of` for the plan's ``n``-th meld read as ``faces``, remembered: None where
+        they make no set, and `assess` grades the assignment `IMPOSSIBLE`."""
         key = (n, faces)
         made = self._meld_memo.get(key, _UNSEEN)
         if made is _UNSEEN:
