@@ -54,3 +54,37 @@ def test_kept_steps_are_those_made_afresh() -> None:
         assert list(_steps(short, long_, b, tol, other, cfg.width_penalty)) \
             == _undominated(steps)
 
+
+
+def _random_quads(rng: np.random.Generator, n: int, spread: float) -> list[np.ndarray]:
+    """Jittered tile-sized rectangles, some touching, some overlapping, some apart."""
+    out = []
+    for _ in range(n):
+        x, y = rng.uniform(0, spread, 2)
+        w, h = rng.uniform(8, 40), rng.uniform(10, 50)
+        q = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        out.append(q + rng.normal(0, 2, (4, 2)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_indicator_cover_test_measures_only_quads_that_meet(seed: int, monkeypatch) -> None:
+    # `find_indicator_faces` asks of every net quad whether a detection covers it; only
+    # the detections whose boxes meet it are measured, with the same answer.
+    from agari.vision import indicator_faces
+    from agari.vision.detection import TileDetection, as_quad
+    from agari.vision.quads import quad_overlap
+
+    rng = np.random.default_rng(seed)
+    dets = [TileDetection(as_quad(q)) for q in _random_quads(rng, 30, 200.0)]
+    quads = [q.astype(np.float32) for q in _random_quads(rng, 60, 200.0)]
+    calls = []
+    monkeypatch.setattr(indicator_faces, "quad_overlap",
+                        lambda a, b: calls.append(1) or quad_overlap(a, b))
+    near = indicator_faces._Near(dets)
+    for limit in (0.0, 0.3):
+        for q in quads:
+            every = any(quad_overlap(np.asarray(q, np.float64), np.asarray(d.quad, np.float64))
+                        > limit for d in dets)
+            assert near.covers(q, limit) == every
+    assert 0 < len(calls) < len(dets) * len(quads) // 4
