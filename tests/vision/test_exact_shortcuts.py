@@ -88,3 +88,27 @@ def test_indicator_cover_test_measures_only_quads_that_meet(seed: int, monkeypat
                         > limit for d in dets)
             assert near.covers(q, limit) == every
     assert 0 < len(calls) < len(dets) * len(quads) // 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_straddling_measures_only_faces_that_meet(seed: int, monkeypatch) -> None:
+    # The layout leaves out boxes read ``none`` over two faces; only the faces whose boxes
+    # meet such a box are measured, and the same boxes are found.
+    from agari.engine.tiles import Tile
+    from agari.vision import layout_inline
+    from agari.vision.detection import TileDetection, as_quad
+    from agari.vision.quads import convex_parts, parts_overlap
+
+    rng = np.random.default_rng(seed)
+    dets = [TileDetection(as_quad(q), label=None if rng.random() < 0.4 else Tile.parse("5m"))
+            for q in _random_quads(rng, 60, 150.0)]
+    faces = [convex_parts(np.asarray(d.quad)) for d in dets if d.label is not None]
+    every = {i for i, d in enumerate(dets) if d.label is None and sum(
+        parts_overlap(convex_parts(np.asarray(d.quad)), f) >= layout_inline.STRADDLE_OVERLAP
+        for f in faces) >= 2}
+    calls = []
+    monkeypatch.setattr(layout_inline, "parts_overlap",
+                        lambda a, b: calls.append(1) or parts_overlap(a, b))
+    assert every and layout_inline.straddling(dets, list(range(len(dets)))) == every
+    unread = sum(d.label is None for d in dets)
+    assert 0 < len(calls) < unread * len(faces) // 3
