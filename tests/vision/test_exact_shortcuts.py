@@ -112,3 +112,35 @@ def test_straddling_measures_only_faces_that_meet(seed: int, monkeypatch) -> Non
     assert every and layout_inline.straddling(dets, list(range(len(dets)))) == every
     unread = sum(d.label is None for d in dets)
     assert 0 < len(calls) < unread * len(faces) // 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fill_measures_only_known_tiles_whose_boxes_meet_a_step(seed: int, monkeypatch) -> None:
+    # Row completion asks whether each step covers a known tile: of the near tiles, only
+    # those whose boxes meet the step's are measured, with the same answers.
+    from agari.engine.tiles import Tile
+    from agari.vision import fill
+    from agari.vision.detection import TileDetection, as_quad
+    from agari.vision.quads import convex_parts, parts_overlap
+
+    rng = np.random.default_rng(seed)
+    known = fill._Tiles([TileDetection(as_quad(q), label=Tile.parse("5m"))
+                         for q in _random_quads(rng, 25, 200.0)])
+    known.add(TileDetection(as_quad(_random_quads(rng, 1, 200.0)[0]), label=Tile.parse("1z")))
+    steps = _random_quads(rng, 80, 200.0)
+    calls: list[int] = []
+    measured = fill._overlaps_any
+    monkeypatch.setattr(fill, "_overlaps_any",
+                        lambda q, p, lim: calls.append(len(p)) or measured(q, p, lim))
+    for limit in (0.05, 0.3):
+        want, pairs = [], 0
+        for q in steps:  # every near tile measured, as before
+            reach = np.linalg.norm(q[0] - q[2])
+            near = np.linalg.norm(known.centres - q.mean(axis=0), axis=1) < reach
+            parts = convex_parts(q)
+            pairs += int(near.sum())
+            want.append(any(parts_overlap(parts, known.parts[i]) > limit
+                            for i in np.flatnonzero(near)))
+        calls.clear()
+        assert known.overlapping(steps, limit) == want
+        assert any(want) and not all(want) and sum(calls) < pairs
