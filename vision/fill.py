@@ -35,6 +35,7 @@ from agari.vision.quads import (
     convex_parts,
     inside_image,
     quad_area,
+    quad_bounds,
     quad_overlap,
 )
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
@@ -390,6 +391,7 @@ class _Tiles:
         self.quads = [np.asarray(d.quad, np.float32) for d in detections if d.label is not None]
         self.parts = [convex_parts(q) for q in self.quads]  # measured once, asked often
         self.centres = np.array([q.mean(axis=0) for q in self.quads]).reshape(-1, 2)
+        self.bounds = quad_bounds(self.quads).reshape(-1, 4)
 
     def add(self, det: TileDetection) -> None:
         if det.label is not None:
@@ -397,6 +399,7 @@ class _Tiles:
             self.quads.append(q)
             self.parts.append(convex_parts(q))
             self.centres = np.vstack([self.centres, q.mean(axis=0)])
+            self.bounds = np.vstack([self.bounds, quad_bounds([q])])
 
     def overlaps(self, q: np.ndarray, limit: float) -> bool:
         """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
@@ -410,13 +413,20 @@ class _Tiles:
         q = np.asarray(quads, np.float64)
         reach = np.linalg.norm(q[:, 0] - q[:, 2], axis=1)
         dist = np.linalg.norm(self.centres[None] - q.mean(axis=1)[:, None], axis=2)
-        out = []
-        for k, near in enumerate(dist < reach[:, None]):
-            found = np.flatnonzero(near)
-            if not len(found):
-                out.append(False)
-                continue
-            out.append(_overlaps_any(q[k], [self.parts[i] for i in found], limit))
+        # Of the near tiles, only those whose boxes meet the quad's can overlap it: the others
+        # give `parts_overlap` 0, never above the limit, so they are left out (a third of
+        # them), and so are the quads that meet none (boxes of the quads' float32 points,
+        # which `_overlaps_any` measures).
+        b = self.bounds
+        q32 = q.astype(np.float32)
+        lo, hi = q32.min(axis=1), q32.max(axis=1)
+        meet = ((dist < reach[:, None])
+                & (b[None, :, 0] < hi[:, None, 0]) & (b[None, :, 2] > lo[:, None, 0])
+                & (b[None, :, 1] < hi[:, None, 1]) & (b[None, :, 3] > lo[:, None, 1]))
+        out = [False] * len(q)
+        for k in np.flatnonzero(meet.any(axis=1)).tolist():
+            out[k] = _overlaps_any(q[k], [self.parts[i] for i in np.flatnonzero(meet[k]).tolist()],
+                                   limit)
         return out
 
 

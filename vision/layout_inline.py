@@ -23,7 +23,7 @@ import numpy as np
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout_geometry import HandFrame
-from agari.vision.quads import convex_parts, parts_overlap
+from agari.vision.quads import bounds_meeting, convex_parts, parts_overlap, quad_bounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +108,22 @@ def straddling(dets: list[TileDetection], idx: list[int]) -> set[int]:
     unread = [i for i in idx if dets[i].label is None]
     if not unread:
         return set()
-    faces = [convex_parts(np.asarray(d.quad)) for d in dets if isinstance(d.label, Tile)]
+    faces = np.asarray([d.quad for d in dets if isinstance(d.label, Tile)],
+                       np.float32).reshape(-1, 4, 2)
+    # Only faces whose boxes meet a box can overlap it: those alone are measured (each
+    # face's parts made once), in `convex_parts`' own float32 values, so the same count.
+    bounds = quad_bounds(faces)
+    parts: dict[int, tuple] = {}
     out = set()
     for i in unread:
-        box = convex_parts(np.asarray(dets[i].quad))
-        if sum(parts_overlap(box, f) >= STRADDLE_OVERLAP for f in faces) >= 2:
+        q = np.asarray(dets[i].quad, np.float32)
+        box = convex_parts(q)
+        over = 0
+        for j in bounds_meeting(bounds, q).tolist():
+            if j not in parts:
+                parts[j] = convex_parts(faces[j])
+            over += parts_overlap(box, parts[j]) >= STRADDLE_OVERLAP
+        if over >= 2:
             out.add(i)
     return out
 

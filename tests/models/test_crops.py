@@ -192,3 +192,24 @@ def test_batched_crops_refuse_what_a_single_crop_refuses():
         crop_tiles(img, [good, [(0, 0), (1, 1), (2, 2)]])
     with pytest.raises(InvalidInput):
         crop_tiles(img, [good], sideways=[False, True])
+
+
+def test_batched_crops_are_warped_into_the_batch(monkeypatch):
+    # Each crop is written straight into its row of the batch, not made and copied.
+    from agari.vision import crops
+
+    img, _ = make_tile_image(angle=20.0)
+    quads, flags = _scattered_quads(12)
+    want = crop_tiles(img, quads, sideways=flags)
+    rows = []
+    warp = cv2.warpPerspective
+
+    def recorded(*args, **kwargs):
+        rows.append(kwargs.get("dst"))
+        return warp(*args, **kwargs)
+
+    monkeypatch.setattr(crops.cv2, "warpPerspective", recorded)
+    batch = crop_tiles(img, quads, sideways=flags)
+    np.testing.assert_array_equal(batch, want)
+    assert len(rows) == len(quads)
+    assert all(r is not None and np.shares_memory(r, batch) for r in rows)
