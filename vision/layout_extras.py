@@ -232,10 +232,11 @@ class ExtrasConfig:
     pond row touching the end of the player's wall hid the dora lying on it (1020095).
     Off: one group."""
     line_slack: float = 0.5
-    """A wall's face in a column of its own (no back nearer or farther) lies in the wall's line
-    with its centre up to this many of its own heights beyond the backs' extent: a dora lying
-    flat on the table at the wall's end, or boxed taller than the backs' tops, sits a little
-    off their line (1030012, 1030047: 1-4 px beyond it). 0: centred within the extent."""
+    """A wall's face at either end of it, in a column of its own, lies in the wall's line with
+    its centre up to this many of its own heights beyond the backs' extent: a dora lying flat
+    on the table at the wall's end, or boxed taller than the backs' tops, sits a little off
+    their line (1030012, 1030047: 1-4 px beyond it). Not inside the wall: there such faces
+    are a pond row's just in front of it (1000075). 0: centred within the extent."""
     wall_ura_gap: float | None = 2.0
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -322,7 +323,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                 cfg.wall_top and _on_wall_top(group, down, ext))
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
-                alone = {col[0] for col in group if len(col) == 1}
+                alone = {col[0] for col in (group[0], group[-1]) if len(col) == 1}
                 faces = _in_line(faces, backs, ext, alone, cfg.line_slack)
                 if cfg.wall_named and any(dets[i].label is not None for i in faces):
                     # A box the classifier calls no tile, beside a named face on the wall, is
@@ -450,8 +451,8 @@ def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray,
              alone: set[int] = frozenset(), slack: float = 0.0) -> tuple[int, ...]:
     """The faces of a wall that lie in its line (centred across the row within its backs'
     extent), not tiles of a row just behind it that share its columns. Faces in ``alone``
-    (a column of their own) may lie ``slack`` of their own heights beyond that extent
-    (`ExtrasConfig.line_slack`)."""
+    (a column of their own at the wall's end) may lie ``slack`` of their own heights beyond
+    that extent (`ExtrasConfig.line_slack`)."""
     b = ext[list(backs)]
     lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
     out = []
