@@ -122,7 +122,8 @@ class ExtrasConfig:
     """A face in a wall's column whose tile nearest the player is a back, its centre beyond
     that back, lies behind the wall (a pond tile whose lower part a stack hides): no
     indicator. Not applied where the wall shows more than five faces (then no indicators
-    at all: taking the rest made a row of discards a dead wall)."""
+    at all: taking the rest made a row of discards a dead wall), unless five or fewer are
+    left (`crowded_columns`)."""
     one_per_kan: bool = True
     """A loose group shows one indicator and one more per kan among the plan's melds, a
     dead wall one more still (a kan by another player); a group showing more faces is no
@@ -231,6 +232,12 @@ class ExtrasConfig:
     end and faces alone (more of them) at the other, is cut into the two (`_wall_end`): a
     pond row touching the end of the player's wall hid the dora lying on it (1020095).
     Off: one group."""
+    crowded_columns: bool = True
+    """`wall_columns` also where the wall shows more than five faces, as long as no more than
+    five are left once those behind its backs are taken out: a pond row lying just behind a
+    dead wall shares its columns, and with the indicator made six faces, so the wall read no
+    indicator at all (1040080). Replay of stages 3-4 on the five tuning sets and the guard:
+    exact layouts +1 (1040080), none lost. Off: not applied over five faces."""
     line_slack: float = 0.5
     """A wall's face at either end of it, in a column of its own, lies in the wall's line with
     its centre up to this many of its own heights beyond the backs' extent: a dora lying flat
@@ -329,12 +336,15 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                     # A box the classifier calls no tile, beside a named face on the wall, is
                     # a stack's side or a gap: the reading would name it an indicator.
                     faces = tuple(i for i in faces if dets[i].label is not None)
-                if cfg.wall_columns and len(faces) <= MAX_INDICATORS:
+                if cfg.wall_columns:
                     # A stack hides the lower part of a tile just behind it: the two share
                     # a column, the back nearer the player (`ExtrasConfig.wall_columns`).
                     behind = {i for col in group if col[0] in down for i in col[1:]
                               if (ext[i, 2] + ext[i, 3]) / 2 > ext[col[0], 3]}
-                    faces = tuple(i for i in faces if i not in behind)
+                    kept = tuple(i for i in faces if i not in behind)
+                    if len(faces) <= MAX_INDICATORS or (
+                            cfg.crowded_columns and len(kept) <= MAX_INDICATORS):
+                        faces = kept
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
