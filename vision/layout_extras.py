@@ -244,12 +244,14 @@ class ExtrasConfig:
     on the table at the wall's end, or boxed taller than the backs' tops, sits a little off
     their line (1030012, 1030047: 1-4 px beyond it). Not inside the wall: there such faces
     are a pond row's just in front of it (1000075). 0: centred within the extent."""
-    wall_ura_gap: float | None = 2.0
+    wall_ura_gap: float | None = 2.5
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
     below its top (1030024: 1.4 of the indicators' flat heights). Replay of stages 3-4 on the
     five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1); whole
-    `read_photo`: see `width_reach`. None: `ura_gap`."""
+    `read_photo`: see `width_reach`. 2.0 -> 2.5 (stop 36, helper-a): a two-high wall seen
+    low puts its ura 2.0 flat heights below its indicator (1040097); replay on the five
+    tuning sets and the guard: layouts +1, none lost (2.3 and 2.6 alike). None: `ura_gap`."""
 
 
 @dataclass(frozen=True, slots=True)
