@@ -32,6 +32,11 @@ from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
 from agari.vision.hand_reframe import DEFAULT_HAND_REFRAME, HandReframeConfig, reframe_hand
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
+from agari.vision.indicator_look import (
+    DEFAULT_INDICATOR_LOOK,
+    IndicatorLookConfig,
+    look_at_indicators,
+)
 from agari.vision.inked_backs import DEFAULT_INK, InkConfig, inked_backs
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
@@ -90,6 +95,11 @@ class PipelineConfig:
     """Where the layout reads no dora, the core net's lone quads where indicators lie, read
     (`agari.vision.indicator_faces`, with its grid `search`); None skips. Exact layouts
     298 -> 303 and scores 366 -> 369 over the five tuning sets, hands the same (stop 35)."""
+    indicator_look: IndicatorLookConfig | None = DEFAULT_INDICATOR_LOOK
+    """After re-reading and re-framing the hand, the indicators a layout picked but read
+    unsurely, read again from their boxes stretched along their length at either end, both
+    ways up, named anew where every sure cut agrees (`agari.vision.indicator_look`); None
+    skips it."""
     quarter: QuarterConfig | None = DEFAULT_QUARTER
     """After row completion, read each tile called ``none`` again with its corners named a
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took
@@ -561,6 +571,9 @@ def _reread_and_read(image: np.ndarray, dets: list[TileDetection], *, classify, 
     if config.hand_reframe is not None:
         dets, plans = reframe_hand(image, dets, classify, plans=plans, flip=flip,
                                    layout=config.layout, config=config.hand_reframe)
+    if config.indicator_look is not None:
+        dets, plans = look_at_indicators(image, dets, classify, plans=plans, flip=flip,
+                                         layout=config.layout, config=config.indicator_look)
     if look is not None:
         dets, plans = _looked_again(dets, plans, look, flip, config)
     cuts = None

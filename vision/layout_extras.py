@@ -122,7 +122,8 @@ class ExtrasConfig:
     """A face in a wall's column whose tile nearest the player is a back, its centre beyond
     that back, lies behind the wall (a pond tile whose lower part a stack hides): no
     indicator. Not applied where the wall shows more than five faces (then no indicators
-    at all: taking the rest made a row of discards a dead wall)."""
+    at all: taking the rest made a row of discards a dead wall), unless five or fewer are
+    left (`crowded_columns`)."""
     one_per_kan: bool = True
     """A loose group shows one indicator and one more per kan among the plan's melds, a
     dead wall one more still (a kan by another player); a group showing more faces is no
@@ -226,12 +227,31 @@ class ExtrasConfig:
     wall, seen obliquely, is boxed wider than the backs and was dropped as sideways
     (1020055). Off: such a face is dropped where boxed wider than the backs beside it. See
     `wall_line` for the figures."""
-    wall_ura_gap: float | None = 2.0
+    wall_end: bool = True
+    """A group showing backs that makes no wall, its backs and the faces beyond them at one
+    end and faces alone (more of them) at the other, is cut into the two (`_wall_end`): a
+    pond row touching the end of the player's wall hid the dora lying on it (1020095).
+    Off: one group."""
+    crowded_columns: bool = True
+    """`wall_columns` also where the wall shows more than five faces, as long as no more than
+    five are left once those behind its backs are taken out: a pond row lying just behind a
+    dead wall shares its columns, and with the indicator made six faces, so the wall read no
+    indicator at all (1040080). Replay of stages 3-4 on the five tuning sets and the guard:
+    exact layouts +1 (1040080), none lost. Off: not applied over five faces."""
+    line_slack: float = 0.5
+    """A wall's face at either end of it, in a column of its own, lies in the wall's line with
+    its centre up to this many of its own heights beyond the backs' extent: a dora lying flat
+    on the table at the wall's end, or boxed taller than the backs' tops, sits a little off
+    their line (1030012, 1030047: 1-4 px beyond it). Not inside the wall: there such faces
+    are a pond row's just in front of it (1000075). 0: centred within the extent."""
+    wall_ura_gap: float | None = 2.5
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
     below its top (1030024: 1.4 of the indicators' flat heights). Replay of stages 3-4 on the
     five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1); whole
-    `read_photo`: see `width_reach`. None: `ura_gap`."""
+    `read_photo`: see `width_reach`. 2.0 -> 2.5 (stop 36, helper-a): a two-high wall seen
+    low puts its ura 2.0 flat heights below its indicator (1040097); replay on the five
+    tuning sets and the guard: layouts +1, none lost (2.3 and 2.6 alike). None: `ura_gap`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +316,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             groups = _join_stacks(groups, down, sure, ext, cfg.stack_gap * frame.tile_width)
         side = sideways_flags(unflagged, ext, groups)
         parts = [part for g in groups for part in _split_dead_wall(
-            _wall_line(g, down, ext) if cfg.wall_line else [g], down)]
+            _wall_line(g, down, ext) if cfg.wall_line else [g], down, cfg.wall_end)]
         chains = _chain_faces(parts, down, ext, cfg.row_chain * frame.tile_width) \
             if cfg.row_chain is not None else [0] * len(parts)
         for group, chain in zip(parts, chains, strict=True):
@@ -312,17 +332,21 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                 cfg.wall_top and _on_wall_top(group, down, ext))
             faces = tuple(i for i in ids if i not in down and (loose or not side[i]))
             if wall:
-                faces = _in_line(faces, backs, ext)
+                alone = {col[0] for col in (group[0], group[-1]) if len(col) == 1}
+                faces = _in_line(faces, backs, ext, alone, cfg.line_slack)
                 if cfg.wall_named and any(dets[i].label is not None for i in faces):
                     # A box the classifier calls no tile, beside a named face on the wall, is
                     # a stack's side or a gap: the reading would name it an indicator.
                     faces = tuple(i for i in faces if dets[i].label is not None)
-                if cfg.wall_columns and len(faces) <= MAX_INDICATORS:
+                if cfg.wall_columns:
                     # A stack hides the lower part of a tile just behind it: the two share
                     # a column, the back nearer the player (`ExtrasConfig.wall_columns`).
                     behind = {i for col in group if col[0] in down for i in col[1:]
                               if (ext[i, 2] + ext[i, 3]) / 2 > ext[col[0], 3]}
-                    faces = tuple(i for i in faces if i not in behind)
+                    kept = tuple(i for i in faces if i not in behind)
+                    if len(faces) <= MAX_INDICATORS or (
+                            cfg.crowded_columns and len(kept) <= MAX_INDICATORS):
+                        faces = kept
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
@@ -435,24 +459,59 @@ def _tokens(group: list[list[int]], down: set[int]) -> str:
     return "".join("B" if col[0] in down else "P" for col in group)
 
 
-def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray) -> tuple[int, ...]:
+def _in_line(faces: tuple[int, ...], backs: tuple[int, ...], ext: np.ndarray,
+             alone: set[int] = frozenset(), slack: float = 0.0) -> tuple[int, ...]:
     """The faces of a wall that lie in its line (centred across the row within its backs'
-    extent), not tiles of a row just behind it that share its columns."""
+    extent), not tiles of a row just behind it that share its columns. Faces in ``alone``
+    (a column of their own at the wall's end) may lie ``slack`` of their own heights beyond
+    that extent (`ExtrasConfig.line_slack`)."""
     b = ext[list(backs)]
     lo, hi = float(b[:, 2].min()), float(b[:, 3].max())
-    return tuple(i for i in faces if lo <= (ext[i, 2] + ext[i, 3]) / 2 <= hi)
+    out = []
+    for i in faces:
+        room = slack * float(ext[i, 3] - ext[i, 2]) if i in alone else 0.0
+        if lo - room <= (ext[i, 2] + ext[i, 3]) / 2 <= hi + room:
+            out.append(i)
+    return tuple(out)
 
 
-def _split_dead_wall(pieces: list[list[list[int]]], down: set[int]) -> list[list[list[int]]]:
+def _split_dead_wall(pieces: list[list[list[int]]], down: set[int],
+                     wall_end: bool = False) -> list[list[list[int]]]:
     """Cut a dead wall (backs, one to five faces, backs) out of the first of ``pieces``, a
-    group it touches; the other pieces stay as they are."""
+    group it touches, else (with ``wall_end``) a wall's end (`_wall_end`); the other pieces
+    stay as they are."""
     group, rest = pieces[0], pieces[1:]
     tokens = _tokens(group, down)
     m = DEAD_WALL.search(tokens)
+    if m is None and wall_end:
+        cut = _wall_end(tokens)
+        return [group[:cut], group[cut:]] + rest if cut else [group] + rest
     if m is None or (m.start() == 0 and m.end() == len(tokens)):
         return [group] + rest
     parts = [group[:m.start()], group[m.start():m.end()], group[m.end():]]
     return [p for p in parts if p] + rest
+
+
+WALL_START = re.compile(r"P{1,5}B{2,}")
+WALL_FINISH = re.compile(r"B{2,}P{1,5}")
+
+
+def _wall_end(tokens: str) -> int:
+    """Where to cut a group that is no wall into a wall's end (two or more backs and the faces
+    beyond them) and a run of faces alone holding more faces than that end: a pond row lying
+    in line with the player's wall, its last discard touching the wall's backs (1020095:
+    ``PPPBBP``, 1030047: ``PBBPPPPP``). 0: no such cut."""
+    if WALL_LIKE.fullmatch(tokens):
+        return 0
+    cuts = []
+    m = WALL_START.match(tokens)
+    if m is not None and set(tokens[m.end():]) == {"P"}:
+        cuts.append((tokens[:m.end()].count("P"), len(tokens) - m.end(), m.end()))
+    for k in range(1, len(tokens)):
+        if WALL_FINISH.fullmatch(tokens[k:]) and set(tokens[:k]) == {"P"}:
+            cuts.append((tokens[k:].count("P"), k, k))
+    best = [c for c in cuts if c[0] < c[1]]
+    return min(best)[2] if best else 0
 
 
 def _line_of(group: list[list[int]], down: set[int], ext: np.ndarray

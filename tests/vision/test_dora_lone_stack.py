@@ -71,3 +71,16 @@ def test_ura_a_stacks_side_below_a_dead_walls_indicator() -> None:
     assert (off.dora, off.ura) == ((dora,), ())
     on = analyse_layout(laid.dets, config=_cfg(wall_ura_gap=2.0))[0]
     assert (on.dora, on.ura) == ((dora,), (ura,))
+
+
+def test_ura_below_a_two_high_walls_side_seen_low() -> None:
+    # 2.2 tile heights below the indicator's bottom (1040097: a two-high wall seen low).
+    laid = lay_out(**CLOSED, dora="4p", dead_wall=True, dora_at=(3.0, 4.0))
+    (dora,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
+    u = 3.0 * W + 2 * W * 1.03
+    laid.dets.append(_det("7s", _quad(u, 4.0 * H - 3.2 * H, W, H, ORIGIN, 0.0)))
+    ura = len(laid.dets) - 1
+    before = analyse_layout(laid.dets, config=_cfg(wall_ura_gap=2.0))[0]
+    assert (before.dora, before.ura) == ((dora,), ())
+    now = analyse_layout(laid.dets)[0]
+    assert (now.dora, now.ura) == ((dora,), (ura,))

@@ -48,3 +48,14 @@ def test_a_face_over_the_lower_half_of_a_stack_stays_an_indicator() -> None:
     laid = _wall_with([(3, "7p", 0.2)])
     face = len(laid.dets) - 1
     assert face in analyse_layout(laid.dets)[0].dora
+
+
+def test_a_pond_row_of_five_behind_the_wall_leaves_its_indicator() -> None:
+    # Five pond tiles behind the stacks and the 4p make six faces: the wall still has its
+    # indicator once those behind its backs are taken out (`crowded_columns`, 1040080).
+    laid = _wall_with([(k, t, 0.65) for k, t in zip((0, 1, 3, 4, 5), ("3z", "3m", "9s", "1p",
+                                                                       "6m"), strict=True)])
+    crowded = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras,
+                                                     crowded_columns=False))
+    assert analyse_layout(laid.dets, config=crowded)[0].dora == ()
+    assert analyse_layout(laid.dets)[0].dora == tuple(_dora(laid))

@@ -1,0 +1,107 @@
+"""A second look at the dora and ura indicators a layout picked but read unsurely.
+
+An indicator lies flat, often seen obliquely: its face is foreshortened along its length,
+and the locator's box tends to stop short of the face's far end, cutting off a stroke
+(a 3m cut at its top stroke reads 2m, a 1z cut at its top reads 2z). Nothing in the hand
+checks an indicator's name, so such a misreading goes straight into the score. Here each
+indicator of the layout's plans read under `IndicatorLookConfig.below` is read again from
+its box stretched at one end or the other along the tile's length, each cut both ways up;
+where every sure cut names one face (none a back or no tile), other than the first reading,
+that face stands (the detection keeps the locator's quad: the layout measures the locator's
+shapes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from agari.engine.errors import InvalidInput, NoTiles
+from agari.engine.tiles import Tile
+from agari.vision.detection import Classify, TileDetection, as_quad
+from agari.vision.layout import LayoutConfig, LayoutPlan, analyse_layout
+
+
+@dataclass(frozen=True, slots=True)
+class IndicatorLookConfig:
+    """Which indicators are read again, through which cuts, and when a cut's name stands."""
+
+    below: float = 0.9
+    """An indicator read as a face less surely than this is looked at again."""
+    stretch: tuple[float, ...] = (0.1, 0.2, 0.3)
+    """Each cut lengthens the box by this share of its length at one end (the far end
+    or the near one): the top strokes a foreshortened box misses lie that far out."""
+    sure: float = 0.85
+    """A cut counts where it names a face at least this surely; every such cut must agree."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.below <= 1.0 or not 0.0 <= self.sure <= 1.0:
+            raise InvalidInput("the indicators' second look needs 'below' and 'sure' in [0, 1]")
+
+
+DEFAULT_INDICATOR_LOOK = IndicatorLookConfig()
+
+
+def stretched(quad: np.ndarray, sideways: bool, share: float, far: bool) -> np.ndarray:
+    """``quad`` (TL, TR, BR, BL) lengthened by ``share`` of its length at one end: the top
+    (``far``) or the bottom end of an upright tile, the left or right end of a sideways one
+    (whose TL→TR edge is its long side)."""
+    q = np.asarray(quad, np.float64).copy()
+    ends = ((0, 1), (3, 2)) if sideways else ((0, 3), (1, 2))  # (start, end) along its length
+    for a, b in ends:
+        length = q[b] - q[a]
+        if far:
+            q[a] = q[a] - share * length
+        else:
+            q[b] = q[b] + share * length
+    return q
+
+
+def half_turned(quad: np.ndarray) -> np.ndarray:
+    """``quad`` with its corners named half round (BR, BL, TL, TR): its crop turned 180°."""
+    return np.asarray(quad)[[2, 3, 0, 1]]
+
+
+def look_at_indicators(image: np.ndarray, dets: list[TileDetection], classify: Classify, *,
+                       plans: Sequence[LayoutPlan] | None = None, flip: bool | None = None,
+                       layout: LayoutConfig,
+                       config: IndicatorLookConfig = DEFAULT_INDICATOR_LOOK):
+    """``(dets, plans)`` with the plans' unsure indicators named by their stretched cuts
+    where those agree; ``plans`` is kept where nothing changed and None where something did
+    (the layout is made again)."""
+    try:
+        first = plans or analyse_layout(dets, config=layout, flip=flip)
+    except NoTiles:
+        return dets, plans
+    todo = sorted({i for p in first for i in (*p.dora, *p.ura)
+                   if isinstance(dets[i].label, Tile) and dets[i].confidence < config.below})
+    if not todo:
+        return dets, first
+    cuts, owner = [], []
+    for i in todo:
+        q, side = np.asarray(dets[i].quad, np.float64), dets[i].sideways
+        for share in config.stretch:
+            for far in (True, False):
+                s = stretched(q, side, share, far)
+                for c in (s, half_turned(s)):
+                    cuts.append(TileDetection(as_quad(c), sideways=side))
+                    owner.append(i)
+    reads = classify(image, cuts)
+    out = list(dets)
+    for i in todo:
+        # A cut read surely as no tile or a back disagrees too.
+        sure = [r for r, o in zip(reads, owner, strict=True)
+                if o == i and r.confidence >= config.sure]
+        names = {r.label for r in sure}
+        if len(names) == 1 and isinstance(sure[0].label, Tile) \
+                and sure[0].label != dets[i].label:
+            best = max(sure, key=lambda r: r.confidence)
+            out[i] = replace(best, quad=dets[i].quad, sideways=dets[i].sideways)
+    if out == dets:
+        return dets, first
+    return out, None
+
+
+__all__ = ["DEFAULT_INDICATOR_LOOK", "IndicatorLookConfig", "half_turned",
+           "look_at_indicators", "stretched"]
