@@ -64,6 +64,7 @@ from agari.vision.layout_lying import (
 )
 from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
+from agari.vision.layout_stacks import raised
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -597,7 +598,9 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
     joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
     for _ in range(2):
         side = sideways_flags(dets, ext, groups, config.geometry)
-        tokens = [row_tokens(g, dets, side) for g in groups]
+        stacks = raised(groups, ext, side, dets, config.geometry.stack_raise) \
+            if config.geometry.stack_raise is not None else set()
+        tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
         if config.lying.join_groups and (joined := joined_groups(
                 groups, tokens, pose, short=config.lying.join_short)):
