@@ -64,7 +64,7 @@ from agari.vision.layout_lying import (
 )
 from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
-from agari.vision.layout_stacks import raised
+from agari.vision.layout_stacks import lying_on_hidden, raised
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -224,6 +224,15 @@ class LayoutConfig:
 
 DEFAULT_LAYOUT = LayoutConfig()
 
+LIFTED_SIDEWAYS = 1.25
+"""How much longer for its height than the row's tiles beside it a loose tile must be to be
+taken for an added kan's lifted upper tile (`lying_on_hidden`, `raised`): less than
+`GeometryConfig.sideways_ratio`, as its quad is often short of the tile (tuning renders
+1040017, 990019, 1040068: 1.35, 1.29 and 1.27)."""
+LIFTED_FLAT = 2.0
+"""...and at most this much longer: a tile lying sideways among flat ones is about
+(35/26)² = 1.8 times as long for its height, one lying beside a standing tile far more
+(tuning renders 990041, 1030042: a dora behind a standing hand 2.3 and 4.4 times)."""
 MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
@@ -295,6 +304,13 @@ def analyse_layout(dets: list[TileDetection], *, config: LayoutConfig = DEFAULT_
     small = [i for r in others if len(r) <= 2 for i in r if i not in set(hand_row)]
     hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
                                        config.geometry)
+    geo = config.geometry
+    if geo.stack_raise is not None and geo.stack_reach is not None:
+        # An added kan's upper tile lifted out of the row, the tile under it unfound.
+        loose = [i for i in small if i not in set(hand_row)]
+        hand_row = hand_row + lying_on_hidden(
+            hand_row, loose, frame.project(quads), frame.tile_width, dets, geo.stack_raise,
+            geo.stack_reach, geo.stack_gap, (LIFTED_SIDEWAYS, LIFTED_FLAT))
     rest = [i for i in idx if i not in set(hand_row)]
     not_tiles = [i for i, d in enumerate(dets) if not is_tile(d) or i in across]
     if config.called_unread is not None and not unread:
@@ -598,8 +614,9 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
     joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
     for _ in range(2):
         side = sideways_flags(dets, ext, groups, config.geometry)
-        stacks = raised(groups, ext, side, dets, config.geometry.stack_raise) \
-            if config.geometry.stack_raise is not None else set()
+        geo = config.geometry
+        stacks = raised(groups, ext, side, dets, geo.stack_raise, geo.stack_gap * tile_width,
+                        LIFTED_SIDEWAYS) if geo.stack_raise is not None else set()
         tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
         if config.lying.join_groups and (joined := joined_groups(

@@ -7,7 +7,9 @@ on the table, their near edges on one line, while the upper tile of the stack si
 thickness further across the row. `raised` finds such sideways columns; the layout reads each
 as an added kan's stack (token ``K``) holding one detection, and the reading adds the hidden
 tile as one more copy of the meld's kind (`agari.vision.reading_checks.meld_of`). Seen from
-straight above nothing shows the stack, and the meld still reads as a pon.
+straight above nothing shows the stack, and the meld still reads as a pon. Lifted far enough,
+the upper tile joins no row: `lying_on_hidden` takes it back into the hand's row where it
+lies in a gap of the row, or just past its end, raised so over the tiles beside it.
 """
 
 from __future__ import annotations
@@ -18,29 +20,76 @@ from agari.vision.layout_geometry import is_face_down
 
 
 def raised(groups: list[list[list[int]]], ext: np.ndarray, side: np.ndarray,
-           dets: list[TileDetection], least: float) -> set[int]:
-    """Sideways tiles alone in their column that lie raised over each upright column beside
-    them in their group (one at least): their mid-line across the row at least ``least``
-    times that neighbour's extent across the row above the neighbour's.
+           dets: list[TileDetection], least: float, reach: float, ratio: float) -> set[int]:
+    """Sideways tiles alone in their column that lie raised over each face-up column beside
+    them (one at least, within ``reach`` px along the row, in their group or the next): their
+    mid-line across the row at least ``least`` times that neighbour's extent across the row
+    above the neighbour's. A lifted tile is often parted from the tiles it lies among by a
+    gap a little wider than the row's, so the groups do not bound the search; nor is it
+    always flagged sideways (``side``): ``ratio`` times as long for its height as the tiles
+    beside it will do.
 
     ``ext``: ``(N, 4)`` extents ``u0, u1, v0, v1`` in the hand's frame; ``side``: bool
     ``(N,)`` sideways flags.
     """
+    aspect = _aspects(ext)
+    cols = [col for group in groups for col in group]
     out = set()
-    for group in groups:
-        for k, col in enumerate(group):
-            i = col[0]
-            if len(col) != 1 or not side[i] or is_face_down(dets[i]):
-                continue
-            lifts = [_lift(ext[i], ext[nb[0]]) for nb in _beside(group, k)
-                     if not side[nb[0]] and not is_face_down(dets[nb[0]])]
-            if lifts and min(lifts) >= least:
-                out.add(i)
+    for k, col in enumerate(cols):
+        i = col[0]
+        if len(col) != 1 or is_face_down(dets[i]):
+            continue
+        beside = [j for j in _beside(cols, k, ext, reach) if not is_face_down(dets[j])]
+        if beside and (side[i] or all(aspect[i] >= ratio * aspect[j] for j in beside)) \
+                and min(_lift(ext[i], ext[j]) for j in beside) >= least:
+            out.add(i)
     return out
 
 
-def _beside(group: list[list[int]], k: int) -> list[list[int]]:
-    return [group[j] for j in (k - 1, k + 1) if 0 <= j < len(group)]
+def lying_on_hidden(row: list[int], loose: list[int], ext: np.ndarray, tile_width: float,
+                    dets: list[TileDetection], least: float, most: float, gap: float,
+                    ratio: tuple[float, float]) -> list[int]:
+    """Tiles of ``loose`` that lie where a column of ``row`` is missing, raised over the
+    row's tiles beside them (`raised`, between ``least`` and ``most``): an added kan's upper
+    tile whose stack the locator did not find. Such a tile overlaps no tile of the row by
+    half along it, lies within ``gap`` tile widths of one at least, and is sideways among
+    flat tiles: between ``ratio`` times as long for its height as each tile beside it (a
+    tile lying flat beside a standing one, such as a dora behind the hand, is far longer)."""
+    if not row:
+        return []
+    aspect = _aspects(ext)
+    found = []
+    for j in loose:
+        if is_face_down(dets[j]):
+            continue
+        if max(_overlap(ext[i], ext[j]) for i in row) > 0.5:
+            continue  # over a column of the row: `stacked_onto`'s or none
+        beside = [i for i in row
+                  if max(ext[i, 0] - ext[j, 1], ext[j, 0] - ext[i, 1]) <= gap * tile_width]
+        if not beside or not all(ratio[0] <= aspect[j] / max(aspect[i], 1e-6) <= ratio[1]
+                                  for i in beside):
+            continue
+        if all(least <= _lift(ext[j], ext[i]) <= most for i in beside):
+            found.append(j)
+    return found
+
+
+def _aspects(ext: np.ndarray) -> np.ndarray:
+    """Length along the row over height across it, per tile."""
+    return (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Overlap along the row of two tiles over the shorter one's length."""
+    short = max(min(a[1] - a[0], b[1] - b[0]), 1e-6)
+    return float(min(a[1], b[1]) - max(a[0], b[0])) / short
+
+
+def _beside(cols: list[list[int]], k: int, ext: np.ndarray, reach: float) -> list[int]:
+    """The first tiles of the columns next to column ``k`` within ``reach`` px of it."""
+    i = cols[k][0]
+    return [cols[n][0] for n in (k - 1, k + 1) if 0 <= n < len(cols)
+            and max(ext[cols[n][0], 0] - ext[i, 1], ext[i, 0] - ext[cols[n][0], 1]) <= reach]
 
 
 def _lift(tile: np.ndarray, neighbour: np.ndarray) -> float:
@@ -50,4 +99,4 @@ def _lift(tile: np.ndarray, neighbour: np.ndarray) -> float:
     return float((tile[2] + tile[3]) - (neighbour[2] + neighbour[3])) / 2 / height
 
 
-__all__ = ["raised"]
+__all__ = ["lying_on_hidden", "raised"]
