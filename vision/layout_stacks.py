@@ -15,8 +15,20 @@ lies in a gap of the row, or just past its end, raised so over the tiles beside 
 from __future__ import annotations
 
 import numpy as np
+from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout_geometry import is_face_down
+
+FLAT_ASPECT = 0.9
+"""A tile of the row at least this long along it for its height lies flat (`lying_on_hidden`).
+Seen steeply enough for a stack to lift its upper tile clear of the row (at most some 55°
+above the table), a tile lying flat upright is about this long for its height or longer, a
+standing one shorter (tuning renders 990041, 1030042, 990020: standing tiles beside a lifted
+dora or fragment 0.73-0.8; beside true lifted tiles 1.5-2.5)."""
+SIDEWAYS_LENGTH = 0.9
+"""A lifted tile is at least this long along the row as each flat tile beside it: lying
+sideways it is longer (by 35/26), a fragment of a tile shorter (990020: 0.68; lifted tiles
+1.06-1.33, their quads a little short of the tiles)."""
 
 
 def raised(groups: list[list[list[int]]], ext: np.ndarray, side: np.ndarray,
@@ -52,26 +64,34 @@ def lying_on_hidden(row: list[int], loose: list[int], ext: np.ndarray, tile_widt
     """Tiles of ``loose`` that lie where a column of ``row`` is missing, raised over the
     row's tiles beside them (`raised`, between ``least`` and ``most``): an added kan's upper
     tile whose stack the locator did not find. Such a tile overlaps no tile of the row by
-    half along it, lies within ``gap`` tile widths of one at least, and is sideways among
-    flat tiles: between ``ratio`` times as long for its height as each tile beside it (a
-    tile lying flat beside a standing one, such as a dora behind the hand, is far longer)."""
+    half along it, lies within ``gap`` tile widths of one at least, and is a face lying
+    sideways among flat tiles: each tile beside it at least `FLAT_ASPECT` as long as high
+    (lying flat), it between ``ratio`` times as long for its height as each of them (a tile
+    lying flat beside a standing one, such as a dora behind the hand, is far longer) and no
+    shorter along the row than `SIDEWAYS_LENGTH` of theirs (a fragment of a tile is)."""
     if not row:
         return []
-    aspect = _aspects(ext)
     found = []
     for j in loose:
-        if is_face_down(dets[j]):
+        if is_face_down(dets[j]) or not isinstance(dets[j].label, Tile):
             continue
         if max(_overlap(ext[i], ext[j]) for i in row) > 0.5:
             continue  # over a column of the row: `stacked_onto`'s or none
         beside = [i for i in row
                   if max(ext[i, 0] - ext[j, 1], ext[j, 0] - ext[i, 1]) <= gap * tile_width]
-        if not beside or not all(ratio[0] <= aspect[j] / max(aspect[i], 1e-6) <= ratio[1]
-                                  for i in beside):
+        if not beside or not all(_sideways_by_flat(ext[j], ext[i], ratio) for i in beside):
             continue
         if all(least <= _lift(ext[j], ext[i]) <= most for i in beside):
             found.append(j)
     return found
+
+
+def _sideways_by_flat(tile: np.ndarray, flat: np.ndarray, ratio: tuple[float, float]) -> bool:
+    """``tile`` lies sideways beside ``flat``, a tile lying flat (see `lying_on_hidden`)."""
+    length, aspect = tile[1] - tile[0], _aspects(tile[None])[0]
+    flat_length, flat_aspect = flat[1] - flat[0], _aspects(flat[None])[0]
+    return bool(flat_aspect >= FLAT_ASPECT and length >= SIDEWAYS_LENGTH * flat_length
+                and ratio[0] <= aspect / flat_aspect <= ratio[1])
 
 
 def _aspects(ext: np.ndarray) -> np.ndarray:

@@ -16,11 +16,13 @@ from layout_factories import W, lay_out
 TENHOU = Rules.preset("tenhou")
 
 
-def _upper_only(laid, meld: str = "meld 2"):
-    """The laid hand with the stack's lower (called) tile unfound: its upper tile alone."""
+def _upper_only(laid, meld: str = "meld 2", slant: float = 0.55):
+    """The laid hand seen at a slant (every tile ``slant`` times as deep across the row as
+    seen from above), with the stack's lower (called) tile unfound: its upper tile alone."""
     lower = next(i for i, r in enumerate(laid.roles)
                  if r == meld and laid.dets[i].sideways)
-    dets = [d for i, d in enumerate(laid.dets) if i != lower]
+    dets = [replace(d, quad=tuple((x, 600.0 - (600.0 - y) * slant) for x, y in d.quad))
+            for i, d in enumerate(laid.dets) if i != lower]
     roles = [r for i, r in enumerate(laid.roles) if i != lower]
     return dets, roles
 
