@@ -343,6 +343,14 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                 upright: bool) -> list[LayoutPlan]:
     """The plans of one hand's row, with the indicators and other tiles around it."""
     plans = _plans_in(dets, hand_row, frame, config, flip, upright)
+    if config.geometry.stack_raise is not None and \
+            any(m.laid != m.detections for plan, _ in plans for m in plan.melds):
+        # A kan read from a raised tile alone (`layout_stacks`): the row also read without,
+        # after it, for the reading to fall back on where that kan is no set (a winning tile
+        # lying flat beside a standing hand looks raised too).
+        level = replace(config, geometry=replace(config.geometry, stack_raise=None))
+        plans += [p for p in _plans_in(dets, hand_row, frame, level, flip, upright)
+                  if p not in plans]
     out, spare = [], []
     for plan, used in plans:
         ext = plan.frame.project(quads_of(dets))

@@ -91,3 +91,19 @@ def test_off_reads_no_kan_from_the_lone_upper_tile() -> None:
     dets, _ = _upper_only(_hand())
     off = replace(DEFAULT_LAYOUT, geometry=replace(DEFAULT_GEOMETRY, stack_raise=None))
     assert "added_kan" not in [m.kind for m in analyse_layout(dets, config=off)[0].melds]
+
+
+def test_a_raised_tile_that_makes_no_kan_is_read_as_laid() -> None:
+    # The winning tile laid flat just after the hand, its quad lifted as a stack's upper
+    # tile would lie: 2z 1z 1z make no kan, so the reading falls back on the row without it.
+    laid = lay_out("123m456p789s2221z", "1z", win_gap=0.1)
+    dets = list(laid.dets)
+    (x0, y0), (x1, _), _, (_, y1) = dets[-2].quad  # the last concealed tile: TL, TR, .., BL
+    near, far = y1 - 0.6 * (y1 - y0), y1 - 0.6 * (y1 - y0) - (x1 - x0)  # lying sideways
+    right = x1 + 4 + (y1 - y0)
+    dets[-1] = replace(dets[-1], sideways=True,
+                       quad=((x1 + 4, far), (right, far), (right, near), (x1 + 4, near)))
+    plans = analyse_layout(dets)
+    assert plans[0].melds and plans[0].melds[0].kind == "added_kan"  # tried first
+    r = read_hand(dets, plans, Situation(TENHOU, WinContext(riichi=True)))
+    assert not r.layout.melds and r.layout.size == 14
