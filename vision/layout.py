@@ -65,6 +65,7 @@ from agari.vision.layout_lying import (
 )
 from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
+from agari.vision.layout_stacks import lying_on_hidden, raised
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -225,6 +226,15 @@ class LayoutConfig:
 
 DEFAULT_LAYOUT = LayoutConfig()
 
+LIFTED_SIDEWAYS = 1.25
+"""How much longer for its height than the row's tiles beside it a loose tile must be to be
+taken for an added kan's lifted upper tile (`lying_on_hidden`, `raised`): less than
+`GeometryConfig.sideways_ratio`, as its quad is often short of the tile (tuning renders
+1040017, 990019, 1040068: 1.35, 1.29 and 1.27)."""
+LIFTED_FLAT = 2.0
+"""...and at most this much longer: a tile lying sideways among flat ones is about
+(35/26)² = 1.8 times as long for its height, one lying beside a standing tile far more
+(tuning renders 990041, 1030042: a dora behind a standing hand 2.3 and 4.4 times)."""
 MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
@@ -323,6 +333,13 @@ def _layout(dets: list[TileDetection], config: LayoutConfig, flip: bool | None, 
     small = [i for r in others if len(r) <= 2 for i in r if i not in set(hand_row)]
     hand_row = hand_row + stacked_onto(hand_row, small, frame.project(quads), frame,
                                        config.geometry)
+    geo = config.geometry
+    if geo.stack_raise is not None and geo.stack_reach is not None:
+        # An added kan's upper tile lifted out of the row, the tile under it unfound.
+        loose = [i for i in small if i not in set(hand_row)]
+        hand_row = hand_row + lying_on_hidden(
+            hand_row, loose, frame.project(quads), frame.tile_width, dets, geo.stack_raise,
+            geo.stack_reach, geo.stack_gap, (LIFTED_SIDEWAYS, LIFTED_FLAT))
     rest = [i for i in idx if i not in set(hand_row)]
     not_tiles = [i for i, d in enumerate(dets) if not is_tile(d) or i in across]
     if config.called_unread is not None and not unread:
@@ -355,6 +372,14 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                 upright: bool) -> list[LayoutPlan]:
     """The plans of one hand's row, with the indicators and other tiles around it."""
     plans = _plans_in(dets, hand_row, frame, config, flip, upright)
+    if config.geometry.stack_raise is not None and \
+            any(m.laid != m.detections for plan, _ in plans for m in plan.melds):
+        # A kan read from a raised tile alone (`layout_stacks`): the row also read without,
+        # after it, for the reading to fall back on where that kan is no set (a winning tile
+        # lying flat beside a standing hand looks raised too).
+        level = replace(config, geometry=replace(config.geometry, stack_raise=None))
+        plans += [p for p in _plans_in(dets, hand_row, frame, level, flip, upright)
+                  if p not in plans]
     out, spare = [], []
     for plan, used in plans:
         ext = plan.frame.project(quads_of(dets))
@@ -626,7 +651,10 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
     joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
     for _ in range(2):
         side = sideways_flags(dets, ext, groups, config.geometry)
-        tokens = [row_tokens(g, dets, side) for g in groups]
+        geo = config.geometry
+        stacks = raised(groups, ext, side, dets, geo.stack_raise, geo.stack_gap * tile_width,
+                        LIFTED_SIDEWAYS) if geo.stack_raise is not None else set()
+        tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
         if config.lying.join_groups and (joined := joined_groups(
                 groups, tokens, pose, short=config.lying.join_short)):

@@ -36,6 +36,17 @@ class GeometryConfig:
     one above the other, are a stack (an added kan)."""
     stack_gap: float = 0.35
     """Largest gap across the row (tile widths) between the two tiles of a stack."""
+    stack_raise: float | None = 0.4
+    """A sideways tile alone in its column whose mid-line lies this many of its upright
+    neighbours' extents across the row above theirs lies on a hidden tile: an added kan
+    (`agari.vision.layout_stacks.raised`). On the tuning renders' final detections the
+    called tiles of pons and chis lie at most 0.19 above their neighbours (0.3 for a quad
+    taken for one), the upper tiles of stacks seen at a slant 0.46 and more. None: off."""
+    stack_reach: float | None = 2.0
+    """A loose sideways tile in a gap of the hand's row (or just past its end) lying between
+    `stack_raise` and this many of its neighbours' extents across the row above them is an
+    added kan's upper tile lifted out of the row, its stack unfound
+    (`agari.vision.layout_stacks.lying_on_hidden`). None: off."""
     satellite_gap: float = 4.5
     """Largest gap (tile widths) between a hand's row and a row of melds continuing it."""
     satellite_drop: float = 1.2

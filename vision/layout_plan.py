@@ -37,6 +37,16 @@ class MeldPlace:
         return tuple(i for col in self.columns for i in col)
 
     @property
+    def laid(self) -> tuple[int, ...]:
+        """One detection per tile laid, in order: an added kan's called tile hidden under the
+        added one (`agari.vision.layout_stacks`) shares that tile's detection."""
+        out = self.detections
+        k = self.sideways_index
+        if self.kind == "added_kan" and len(out) == 3 and k is not None:
+            return (*out[:k + 1], *out[k:])
+        return out
+
+    @property
     def faces(self) -> tuple[int, ...]:
         """The face-up detections, left to right (a closed kan shows two)."""
         return tuple(i for k, col in enumerate(self.columns) if k not in self.hidden for i in col)

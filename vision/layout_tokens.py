@@ -24,15 +24,18 @@ MAX_VARIANTS = 6
 """Readings of the row's tokens other than as seen, at most (see `upright_variants`)."""
 
 
-def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray) -> str:
-    """One token per column, from its first tile (``side``: bool ``(N,)`` sideways flags)."""
+def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarray,
+               raised: frozenset[int] | set[int] = frozenset()) -> str:
+    """One token per column, from its first tile (``side``: bool ``(N,)`` sideways flags;
+    ``raised``: sideways tiles lying on a hidden one, each an added kan's stack by itself,
+    see `agari.vision.layout_stacks`)."""
     out = []
     for col in cols:
         # Called tiles show their faces: a back is a back however it lies.
         if is_face_down(dets[col[0]]):
             # "b": a back the classifier also thought might be a face (a blank 白).
             out.append("b" if face_mass(dets[col[0]]) >= TILE_MASS_MIN else "B")
-        elif len(col) >= 2 and all(side[i] and not is_face_down(dets[i]) for i in col):
+        elif _stacked(col, dets, side, raised):
             out.append("K")
         elif side[col[0]]:
             out.append("S")
@@ -42,6 +45,14 @@ def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarra
             pale = det.label == WHITE_DRAGON and back_mass(det) >= PALE_BACK
             out.append("w" if pale else "P")
     return "".join(out)
+
+
+def _stacked(col: list[int], dets: list[TileDetection], side: np.ndarray,
+             raised: frozenset[int] | set[int]) -> bool:
+    """Two sideways faces one on the other, or one lying on a hidden tile."""
+    if len(col) == 1:
+        return col[0] in raised
+    return all(side[i] and not is_face_down(dets[i]) for i in col)
 
 
 def face_first(col: list[int], dets: list[TileDetection]) -> list[int]:

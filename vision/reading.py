@@ -453,7 +453,7 @@ def _reading(dets: Sequence[TileDetection], plan: LayoutPlan, slots: list[int], 
     for place, (meld, laid) in zip(plan.melds, parts.melds, strict=True):
         melds.append(LaidMeld(meld.kind, laid, place.sideways_index,
                               place.source if meld.kind != "ankan" else None,
-                              tuple(dets[i] for i in place.detections)))
+                              tuple(dets[i] for i in place.laid)))
     layout = HandLayout(
         concealed=parts.concealed, win=parts.win, melds=tuple(melds), dora=parts.dora,
         ura=parts.ura, concealed_detections=tuple(dets[i] for i in plan.concealed),

@@ -89,13 +89,28 @@ def meld_of(place: MeldPlace, faces: Sequence[Tile], red_limit: tuple[int, int, 
             return Meld("ankan", tiles), tiles
         called = place.sideways_index
         if place.kind == "added_kan":
-            return Meld("shouminkan", tuple(faces), called=called), tuple(faces)
+            tiles = tuple(faces) if len(faces) == 4 else _stacked_kan_tiles(
+                called, faces, red_limit)
+            return Meld("shouminkan", tiles, called=called), tiles
         if len(faces) == 4:
             return Meld("minkan", tuple(faces), called=called), tuple(faces)
         kind = "pon" if kinds[0] == kinds[2] else "chi"
         return Meld(kind, tuple(faces), called=called), tuple(faces)
     except AgariError:
         return None
+
+
+def _stacked_kan_tiles(called: int | None, faces: Sequence[Tile],
+                       red_limit: tuple[int, int, int]) -> tuple[Tile, ...]:
+    """An added kan showing three faces, its called tile hidden under the added one
+    (`agari.vision.layout_stacks`): that tile, put before the added one, is another copy
+    of the kind, holding the set's red five if none shows."""
+    if called is None or len({t.kind for t in faces}) != 1:
+        return tuple(faces)  # no set: Meld says so
+    kind = faces[0].kind
+    reds = red_limit[FIVE_KINDS.index(kind)] if kind in FIVE_KINDS else 0
+    hidden = Tile(kind, red=min(reds, 4) > sum(t.red for t in faces))
+    return (*faces[:called], hidden, *faces[called:])
 
 
 def _closed_kan_tiles(place: MeldPlace, faces: Sequence[Tile], red_limit: tuple[int, int, int]
