@@ -549,8 +549,11 @@ def _read_located(image: np.ndarray, situation: Situation, dets: list[TileDetect
         # where the tiles make no hand, as the search reads a few hundred crops.
         t3 = time.perf_counter()
         flat = add_flat_faces(image, dets, classify, config=config.flat)
-        if flat != dets:
-            again, _ = read(flat)
+        if flat is not dets:
+            try:
+                again, _ = read(flat)
+            except NoTiles:  # the flat faces took the place of every face-up box
+                again = result
             stages += (("read with flat melds", (time.perf_counter() - t3) * 1e3),)
             if not isinstance(again.error, InvalidHand):
                 result = again

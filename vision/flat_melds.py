@@ -49,14 +49,18 @@ class FlatConfig:
     """Leans (degrees) of the standing faces tried: renders lean 0-14 degrees, and the lean
     also takes up the focal length's error (fitted to the true faces of tuning renders'
     melds, the best leans ran from -7 to 21)."""
-    depths: tuple[float, ...] = (-0.45, -0.05)
+    depths: tuple[float, ...] = (-0.25,)
     """Distances (tile widths) of a flat face's near edge from the standing faces' plane,
-    negative nearer the camera: melds lie level with the hand or nearer the table's edge."""
+    negative nearer the camera: melds lie level with the hand or nearer the table's edge
+    (the climbs move from there; on the flat searches of 12 tuning renders (-0.45, -0.05)
+    found the same 14 meld tiles with 70 % more crops)."""
     reach: tuple[float, float] = (1.0, 8.0)
     """Steps along the row past its end tile, in tile widths (the winning tile set apart
     and a wide gap can put the first meld seven widths off)."""
     step: float = 0.25
     """Spacing of the steps, in tile widths."""
+    scan_sideways: bool = True
+    """The scan also reads each step lying sideways (a called tile)."""
     thickness: float = 0.75
     """A tile's depth over its width: how high a flat face lies above the table."""
     aspect: float = 1.31
@@ -81,6 +85,11 @@ class FlatConfig:
     gaps: tuple[float, ...] = (0.0, 0.08, 0.2, 0.3)
     """Gaps (tile widths) tried between a flat face and the next: touching, the thin gap
     between a meld's tiles, and between two melds."""
+    mate_gap: float = 0.1
+    mate_overlap: float = 0.5
+    """A lone flat face found is kept only where a face read off the row covers a step
+    beside it (at most `mate_gap` tile widths away) by more than `mate_overlap`: a meld's
+    other tiles touch it."""
     max_run: int = 16
     """Most flat faces one end's run may hold (four kans)."""
     climb_from: float = 0.05
@@ -111,22 +120,22 @@ class _Step:
 class _End:
     """One end of a standing row: its table views by lean and the end tile's foot."""
 
-    def __init__(self, row: Sequence[np.ndarray], end: np.ndarray, side: int,
-                 size: tuple[int, int], cfg: FlatConfig) -> None:
-        self.row, self.end, self.side, self.size, self.cfg = row, end, side, size, cfg
-        self._views: dict[float, tuple[TableView, np.ndarray | None]] = {}
+    def __init__(self, view: TableView, end: np.ndarray, side: int, cfg: FlatConfig) -> None:
+        self.side, self.cfg = side, cfg
+        self.foot = view.foot(end)  # the same at any lean: the lean turns about the row
+        self._view = view
+        self._views: dict[float, TableView] = {}
 
     def wide(self, sideways: bool) -> float:
         """A flat face's length along the row, in tile widths."""
         return self.cfg.aspect if sideways else 1.0
 
     def quad(self, step: _Step) -> np.ndarray | None:
-        if step.lean not in self._views:
-            view = TableView(self.row, self.size, focal=self.cfg.focal, lean_deg=step.lean)
-            self._views[step.lean] = (view, view.foot(self.end))
-        view, foot = self._views[step.lean]
-        if foot is None:
+        if self.foot is None:
             return None
+        if step.lean not in self._views:
+            self._views[step.lean] = self._view.leaned(step.lean)
+        view, foot = self._views[step.lean], self.foot
         wide = self.wide(step.sideways)
         deep = 1.0 if step.sideways else self.cfg.aspect
         x = step.x if self.side > 0 else 1.0 - step.x - wide
@@ -142,7 +151,7 @@ def add_flat_faces(image: np.ndarray, detections: Sequence[TileDetection],
     or straddling two faces."""
     flat = find_flat_faces(image, detections, classify, config=config)
     if not flat:
-        return list(detections)
+        return detections if isinstance(detections, list) else list(detections)
     quads = [np.asarray(d.quad, np.float32) for d in flat]
     kept = [d for d in detections if _firm(d, config) or not any(
         quad_overlap(np.asarray(d.quad, np.float32), q) > config.max_overlap for q in quads)]
@@ -159,11 +168,17 @@ def find_flat_faces(image: np.ndarray, detections: Sequence[TileDetection],
     known = [np.asarray(d.quad, np.float32) for d in detections if _firm(d, config)]
     found: list[TileDetection] = []
     for row in _standing_rows(detections, config):
+        view = TableView(row, (w, h), focal=config.focal)
+        beside = [np.asarray(d.quad, np.float32) for d in detections  # a lone face's mates
+                  if isinstance(d.label, Tile) and _firm(d, config) and not any(
+                      quad_overlap(np.asarray(d.quad, np.float32), r.astype(np.float32))
+                      > config.max_overlap for r in row)]
         for end, side in ((row[-1], 1), (row[0], -1)):
-            run = _found_at(image, _End(row, end, side, (w, h), config), known, classify,
+            run = _found_at(image, _End(view, end, side, config), known, beside, classify,
                             config)
             found += run
             known += [np.asarray(d.quad, np.float32) for d in run]
+            beside += [np.asarray(d.quad, np.float32) for d in run]
     return found
 
 
@@ -172,14 +187,16 @@ def _firm(det: TileDetection, cfg: FlatConfig) -> bool:
     return det.label is not None and det.confidence >= cfg.firm
 
 
-def _found_at(image: np.ndarray, end: _End, known: list[np.ndarray], classify: Classify,
-              cfg: FlatConfig) -> list[TileDetection]:
+def _found_at(image: np.ndarray, end: _End, known: list[np.ndarray],
+              beside: list[np.ndarray], classify: Classify, cfg: FlatConfig
+              ) -> list[TileDetection]:
     """The longest run of flat faces read surely past one end of a row: grown tile by
-    tile from each of the surest faces the scan (and its climbs) found."""
+    tile from each of the surest faces the scan (and its climbs) found. A run of one face
+    is kept only where a tile off the row (``beside``) lies where its neighbour would."""
     steps = [_Step(lean, float(x), y, sideways)
              for lean in cfg.leans for y in cfg.depths
              for x in np.arange(cfg.reach[0], cfg.reach[1] + 1e-9, cfg.step)
-             for sideways in (False, True)]
+             for sideways in ((False, True) if cfg.scan_sideways else (False,))]
     trials, tried = _trials(image, end, steps, known, cfg)
     if not trials:
         return []
@@ -199,12 +216,31 @@ def _found_at(image: np.ndarray, end: _End, known: list[np.ndarray], classify: C
                 quad_overlap(q, np.asarray(d.quad, np.float32)) > cfg.apart for _, d in seeds):
             seeds.append((step, det))
     runs = [_grown(image, end, seed, known, classify, cfg) for seed in seeds]
-    return max(runs, key=lambda r: (len(r), sum(d.confidence for d in r)), default=[])
+    run = max(runs, key=lambda r: (len(r), sum(d.confidence for _, d in r)), default=[])
+    if len(run) == 1 and not _neighboured(end, run[0][0], beside, cfg):
+        return []
+    return [d for _, d in run]
+
+
+def _neighboured(end: _End, step: _Step, beside: list[np.ndarray], cfg: FlatConfig) -> bool:
+    """Whether one of ``beside`` covers a step beside ``step`` (either way, upright or
+    sideways, touching or `FlatConfig.mate_gap` apart, as a meld's tiles lie): a face
+    lying alone on the table is as often a patch of a wall's side read as a face (990043:
+    a 2s read at 0.95)."""
+    steps = []
+    for sideways in (False, True):
+        for gap in (0.0, cfg.mate_gap):
+            steps.append(_Step(step.lean, step.x + end.wide(step.sideways) + gap, step.y,
+                               sideways))
+            steps.append(_Step(step.lean, step.x - gap - end.wide(sideways), step.y,
+                               sideways))
+    quads = [q.astype(np.float32) for q in map(end.quad, steps) if q is not None]
+    return any(quad_overlap(q, b) > cfg.mate_overlap for q in quads for b in beside)
 
 
 def _grown(image: np.ndarray, end: _End, seed: tuple[_Step, TileDetection],
            known: list[np.ndarray], classify: Classify, cfg: FlatConfig
-           ) -> list[TileDetection]:
+           ) -> list[tuple[_Step, TileDetection]]:
     """``seed`` and the flat faces stepped to from it, outwards and back towards the row:
     each step lies beside the last face found, at its lean and distance, upright or
     sideways, touching or across one of `FlatConfig.gaps`; the surest is kept."""
@@ -235,7 +271,7 @@ def _grown(image: np.ndarray, end: _End, seed: tuple[_Step, TileDetection],
                     break
                 last = climbed
             run.append(last)
-    return [d for _, d in sorted(run, key=lambda sd: sd[0].x)]
+    return sorted(run, key=lambda sd: sd[0].x)
 
 
 def _climbed(image: np.ndarray, end: _End, step: _Step, det: TileDetection,
@@ -267,13 +303,19 @@ def _trials(image: np.ndarray, end: _End, steps: Sequence[_Step], known: list[np
     overlapping a ``known`` quad by more than ``overlap``, default `FlatConfig.max_overlap`)."""
     limit = cfg.max_overlap if overlap is None else overlap
     h, w = image.shape[:2]
+    # Only quads whose boxes meet can overlap: the near ones of each step found at once.
+    boxes = np.array([np.concatenate([k.min(axis=0), k.max(axis=0)]) for k in known]
+                     ).reshape(-1, 4)
     trials, tried = [], []
     for step in steps:
         q = end.quad(step)
         if q is None or not inside_image(q, (w, h)):
             continue
         q32 = q.astype(np.float32)
-        if any(quad_overlap(q32, k) > limit for k in known):
+        lo, hi = q32.min(axis=0), q32.max(axis=0)
+        near = np.flatnonzero((boxes[:, 0] < hi[0]) & (boxes[:, 2] > lo[0])
+                              & (boxes[:, 1] < hi[1]) & (boxes[:, 3] > lo[1]))
+        if any(quad_overlap(q32, known[k]) > limit for k in near):
             continue
         if _plain(image, q, cfg.plain_below):
             continue

@@ -20,6 +20,7 @@ row and distance in front of or behind the hand, all in tile widths.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -56,7 +57,7 @@ class TableView:
     quads, in the row's order), for a given lean of the faces and focal length."""
 
     def __init__(self, quads: Sequence[np.ndarray], size: tuple[int, int], *, focal: float,
-                 lean_deg: float) -> None:
+                 lean_deg: float = 0.0) -> None:
         q = [np.asarray(x, np.float64) for x in quads]
         w, h = size
         self.centre = np.array([w / 2.0, h / 2.0])
@@ -75,8 +76,19 @@ class TableView:
         up /= np.linalg.norm(up) or 1.0
         normal = np.cross(along, up)
         normal = normal if normal @ foot >= 0 else -normal  # away from the camera
+        self.along, self._faces = along, (up, normal)
+        self._lean(lean_deg)
+
+    def leaned(self, lean_deg: float) -> TableView:
+        """A copy of this view with the faces leaning ``lean_deg`` back (the row's lines
+        are measured once)."""
+        view = copy.copy(self)
+        view._lean(lean_deg)
+        return view
+
+    def _lean(self, lean_deg: float) -> None:
+        up, normal = self._faces
         lean = np.radians(lean_deg)
-        self.along = along
         self.up = np.cos(lean) * up - np.sin(lean) * normal
         self.depth = np.sin(lean) * up + np.cos(lean) * normal
 
