@@ -30,6 +30,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
+from agari.vision.flat_melds import DEFAULT_FLAT, FlatConfig, add_flat_faces
 from agari.vision.hand_reframe import DEFAULT_HAND_REFRAME, HandReframeConfig, reframe_hand
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
 from agari.vision.indicator_look import (
@@ -88,6 +89,10 @@ class PipelineConfig:
     else changed (hands 381 → 383, scores 363 → 365)."""
     fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
+    flat: FlatConfig | None = DEFAULT_FLAT
+    """Where the located tiles read as no hand: called tiles lying flat past the ends of a
+    standing row, framed through the table's perspective (`agari.vision.flat_melds`), and the
+    hand read again with them; None skips (so does a pipeline without `fill`)."""
     wall_faces: WallFacesConfig | None = DEFAULT_WALL_FACES
     """A dead wall's indicator the locator missed, read where the wall's stacks leave room,
     only where the layout finds no dora on a wall (`agari.vision.wall_faces`); None skips."""
@@ -547,6 +552,21 @@ def _read_located(image: np.ndarray, situation: Situation, dets: list[TileDetect
         stages += (("read without quarter turns", (time.perf_counter() - t3) * 1e3),)
         if without.reading is not None:
             result = without
+    if isinstance(result.error, InvalidHand) and config.flat is not None \
+            and config.fill is not None:
+        # A hand of too few (or too many) tiles: melds laid flat beside a standing hand
+        # are often not located at all (`agari.vision.flat_melds`). Looked for only here,
+        # where the tiles make no hand, as the search reads a few hundred crops.
+        t3 = time.perf_counter()
+        flat = add_flat_faces(image, dets, classify, config=config.flat)
+        if flat is not dets:
+            try:
+                again, _ = read(flat)
+            except NoTiles:  # the flat faces took the place of every face-up box
+                again = result
+            stages += (("read with flat melds", (time.perf_counter() - t3) * 1e3),)
+            if not isinstance(again.error, InvalidHand):
+                result = again
     return replace(result, timings=stages)
 
 
