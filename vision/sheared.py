@@ -39,10 +39,9 @@ from agari.vision.seams import period
 class ShearedConfig:
     """Which boxes make a row, the leans and depths tried, and when a plate is kept."""
 
-    unsure: float = 0.8
-    """Boxes read ``none``, or as a face less surely than this, are the row's seeds."""
     min_seeds: int = 3
-    """Seeds needed along one line to make a row."""
+    """Boxes read ``none`` or unsurely (`firm`; the row's seeds) needed along one line to
+    make a row."""
     level: float = 0.35
     """A seed lies on a line within this share of the seeds' long side across it."""
     reach: float = 6.0
@@ -99,7 +98,7 @@ def sheared_faces(image: np.ndarray, detections: Sequence[TileDetection], classi
         config: tuning.
     """
     out = list(detections)
-    seeds = [d for d in out if _unsure(d, config)]
+    seeds = [d for d in out if _loose(d, config)]
     if len(seeds) < config.min_seeds:
         return out
     gray = None
@@ -111,12 +110,6 @@ def sheared_faces(image: np.ndarray, detections: Sequence[TileDetection], classi
         plates = _read_plates(image, row, *shape, classify, config)
         out = _placed(out, plates, config)
     return out
-
-
-def _unsure(d: TileDetection, cfg: ShearedConfig) -> bool:
-    if d.face_down or d.label == BACK:
-        return False
-    return d.label is None or d.confidence < cfg.unsure
 
 
 def _rows(seeds: list[TileDetection], cfg: ShearedConfig) -> list[_Row]:
@@ -185,12 +178,12 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
     """``(lean, pitch)`` at which the row's band repeats most clearly, or None where it
     repeats clearly at no lean."""
     s = row.size
+    step = 1.0  # px a sample (sampled coarser on big tiles, the repeats found moved)
     t0, t1 = float(row.spots.min()) - 2 * s, float(row.spots.max()) + 2 * s
-    half = max(2, int(round(cfg.band * s)))
-    ts = np.arange(t0, t1, 1.0, dtype=np.float32)
-    us = np.arange(-half, half + 1, 1.0, dtype=np.float32)
+    ts = np.arange(t0, t1, step, dtype=np.float32)
+    us = np.arange(-cfg.band * s, cfg.band * s + step / 2, step, dtype=np.float32)
     grid_t, grid_u = np.meshgrid(ts, us)
-    blur = max(3, int(s) | 1)
+    blur = max(3, int(s / step) | 1)
     best: tuple[float, float, float] | None = None
     for lean in cfg.leans:
         t = grid_t + np.float32(lean) * grid_u
@@ -201,44 +194,52 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
         profile = band.mean(axis=0, dtype=np.float64)
         # The repeat of the profile's detail (seams, edges), its slow shading taken off.
         detail = profile - cv2.blur(profile.reshape(1, -1), (blur, 1)).ravel()
-        found = period(detail, cfg.pitch[0] * s, cfg.pitch[1] * s, cfg.min_repeat)
+        found = period(detail, cfg.pitch[0] * s / step, cfg.pitch[1] * s / step,
+                       cfg.min_repeat)
         if found is not None and (best is None or found[1] > best[2]):
-            best = (lean, found[0], found[1])
+            best = (lean, found[0] * step, found[1])
     return None if best is None else (best[0], best[1])
 
 
 def _read_plates(image: np.ndarray, row: _Row, lean: float, pitch: float, classify: Classify,
                  cfg: ShearedConfig) -> list[TileDetection]:
     """The plates of the row's best shape read surely as faces (none if no shape reads
-    surely at `min_probes` probes)."""
+    surely at `min_probes` probes). The repeat found may be half the pitch (a face of two
+    columns of symbols repeats twice a tile): where no shape reads at it, twice it is
+    tried, if in range."""
+    for p in (pitch, 2 * pitch):
+        if p > cfg.pitch[1] * row.size:
+            break
+        shapes = [(p, depth, side) for depth in cfg.depths for side in (1, -1)]
+        spots = _spots(row, p)
+        probes = spots[:cfg.probes]
+        read = iter(classify(image, [_plate(row, spot, lean, *shape)
+                                     for shape in shapes for spot in probes]))
+        best, best_key, kept = None, (0, 0.0), []
+        for shape in shapes:
+            sure = [(spot, d) for spot in probes for d in [next(read)] if _face(d, cfg.accept)]
+            key = (len(sure), sum(d.confidence for _, d in sure))
+            if key > best_key:
+                best, best_key, kept = shape, key, sure
+        if best is not None and best_key[0] >= cfg.min_probes:
+            rest = spots[cfg.probes:]
+            again = classify(image, [_plate(row, spot, lean, *best) for spot in rest])
+            kept += [(spot, d) for spot, d in zip(rest, again, strict=True)
+                     if _face(d, cfg.accept)]
+            return [d for _, d in sorted(kept, key=lambda sd: sd[0])]
+    return []
+
+
+def _spots(row: _Row, pitch: float) -> list[float]:
+    """The faces' centres along the row one ``pitch`` apart, from a tile before the first
+    seed to one past the last, those nearest a seed first (there a face is likeliest)."""
     # The seeds' mean phase on the repeat places the faces (symbols sit mid-face).
     phase = float(np.angle(np.exp(2j * np.pi * row.spots / pitch).mean())) / (2 * np.pi) * pitch
     first = math.floor((row.spots.min() - phase) / pitch) - 1
     last = math.ceil((row.spots.max() - phase) / pitch) + 1
     spots = phase + pitch * np.arange(first, last + 1)
-    # Probe the positions nearest the seeds: there a face is likeliest.
     near = np.abs(spots[:, None] - row.spots[None]).min(axis=1)
-    probes = np.argsort(near, kind="stable")[:cfg.probes]
-    shapes = [(depth, side) for depth in cfg.depths for side in (1, -1)]
-    trials = [_plate(row, spots[k], lean, pitch, depth, side)
-              for depth, side in shapes for k in probes]
-    read = classify(image, trials)
-    n = len(probes)
-    best, best_key = None, (0, 0.0)
-    for s, shape in enumerate(shapes):
-        sure = [d for d in read[s * n:(s + 1) * n] if _face(d, cfg.accept)]
-        key = (len(sure), sum(d.confidence for d in sure))
-        if key > best_key:
-            best, best_key = shape, key
-    if best is None or best_key[0] < cfg.min_probes:
-        return []
-    s = shapes.index(best)
-    kept = {int(k): d for k, d in zip(probes, read[s * n:(s + 1) * n], strict=True)
-            if _face(d, cfg.accept)}
-    rest = [k for k in range(len(spots)) if k not in set(int(p) for p in probes)]
-    again = classify(image, [_plate(row, spots[k], lean, pitch, *best) for k in rest])
-    kept.update({k: d for k, d in zip(rest, again, strict=True) if _face(d, cfg.accept)})
-    return [kept[k] for k in sorted(kept)]
+    return [float(spots[k]) for k in np.argsort(near, kind="stable")]
 
 
 def _face(d: TileDetection, sure: float) -> bool:
