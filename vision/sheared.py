@@ -5,9 +5,9 @@ parallelograms, their side edges leaning far from square to the row (0.5-2.5 px
 along per px across). The locator's boxes are rectangles: there it boxes the
 symbols printed on each face and no face, the classifier reads those boxes
 ``none``, and with no sure tile in the row, row completion has nothing to grow
-from. On the tuning renders most of the hand tiles never found lie in such rows
-(faces sheared by more than 35° are 6 % of the hand tiles of 1040000, but more
-than half of those missed).
+from. On the tuning renders 1040000 faces sheared more than 35° from square are
+87 of the 1 427 hand tiles, and 46 of the 84 the pipeline never found (more than
+20°: 241, and 65 of the 84).
 
 Here the boxes read ``none`` or unsurely that lie along one line give the row:
 its direction, and a band across it. The band is resampled along the row at a
@@ -16,8 +16,9 @@ band, and the band's column profile repeats every tile pitch (its autocorrelatio
 is highest there). The boxes' centres give the phase. That gives a plate per tile
 position, one pitch along the row, leaning as the faces do; how deep it reaches
 across the row, and which way round the face lies, is left to the classifier,
-which reads a few positions through each shape. The shape read best is read at
-every position of the row, and plates read surely as faces replace the boxes
+which reads a few positions through each shape (twice the repeat is tried where
+none reads: a face of two columns of symbols repeats at half a tile). The shape
+read best is read at every position of the row, and plates read surely as faces replace the boxes
 under them. Row completion (`agari.vision.fill`) grows the row from them.
 """
 
@@ -58,8 +59,14 @@ class ShearedConfig:
     """Autocorrelation of the band's profile needed to trust the repeat."""
     depths: tuple[float, ...] = (0.4, 0.6, 0.85, 1.2)
     """A plate's depth across the row tried, in pitches."""
+    samples: float = 32.0
+    """The band is sampled every pixel, or this many times per seed long side where that is
+    coarser (big tiles; at 16 the repeats found on small faces moved, 1000092 lost)."""
     probes: int = 4
-    """Positions each shape is read at before the best shape is chosen."""
+    """Positions a shape is read at before the best shape is chosen."""
+    first_probes: int = 2
+    """Every shape is read at this many of them; the rest only by shapes read surely there
+    (a row of no faces costs half the crops)."""
     min_probes: int = 2
     """Probes the chosen shape must read surely (one lone face may be chance)."""
     accept: float = 0.9
@@ -178,7 +185,7 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
     """``(lean, pitch)`` at which the row's band repeats most clearly, or None where it
     repeats clearly at no lean."""
     s = row.size
-    step = 1.0  # px a sample (sampled coarser on big tiles, the repeats found moved)
+    step = max(1.0, s / cfg.samples)  # px a sample
     t0, t1 = float(row.spots.min()) - 2 * s, float(row.spots.max()) + 2 * s
     ts = np.arange(t0, t1, step, dtype=np.float32)
     us = np.arange(-cfg.band * s, cfg.band * s + step / 2, step, dtype=np.float32)
@@ -212,15 +219,8 @@ def _read_plates(image: np.ndarray, row: _Row, lean: float, pitch: float, classi
             break
         shapes = [(p, depth, side) for depth in cfg.depths for side in (1, -1)]
         spots = _spots(row, p)
-        probes = spots[:cfg.probes]
-        read = iter(classify(image, [_plate(row, spot, lean, *shape)
-                                     for shape in shapes for spot in probes]))
-        best, best_key, kept = None, (0, 0.0), []
-        for shape in shapes:
-            sure = [(spot, d) for spot in probes for d in [next(read)] if _face(d, cfg.accept)]
-            key = (len(sure), sum(d.confidence for _, d in sure))
-            if key > best_key:
-                best, best_key, kept = shape, key, sure
+        best, best_key, kept = _best_shape(image, row, lean, shapes, spots[:cfg.probes],
+                                           classify, cfg)
         if best is not None and best_key[0] >= cfg.min_probes:
             rest = spots[cfg.probes:]
             again = classify(image, [_plate(row, spot, lean, *best) for spot in rest])
@@ -228,6 +228,31 @@ def _read_plates(image: np.ndarray, row: _Row, lean: float, pitch: float, classi
                      if _face(d, cfg.accept)]
             return [d for _, d in sorted(kept, key=lambda sd: sd[0])]
     return []
+
+
+def _best_shape(image: np.ndarray, row: _Row, lean: float, shapes: list[tuple],
+                probes: list[float], classify: Classify, cfg: ShearedConfig):
+    """``(shape, (sure probes, their summed confidence), [(spot, plate)])`` of the shape
+    read surely at the most ``probes`` (None if none at any). Every shape is read at the
+    first `first_probes` (the likeliest faces); the rest only by shapes read surely there."""
+    first, later = probes[:cfg.first_probes], probes[cfg.first_probes:]
+    read = iter(classify(image, [_plate(row, spot, lean, *shape)
+                                 for shape in shapes for spot in first]))
+    sure = {shape: [(spot, d) for spot in first for d in [next(read)]
+                    if _face(d, cfg.accept)] for shape in shapes}
+    hopeful = [shape for shape in shapes if sure[shape]]
+    if later and hopeful:
+        read = iter(classify(image, [_plate(row, spot, lean, *shape)
+                                     for shape in hopeful for spot in later]))
+        for shape in hopeful:
+            sure[shape] += [(spot, d) for spot in later for d in [next(read)]
+                            if _face(d, cfg.accept)]
+    best, best_key, kept = None, (0, 0.0), []
+    for shape in shapes:
+        key = (len(sure[shape]), sum(d.confidence for _, d in sure[shape]))
+        if key > best_key:
+            best, best_key, kept = shape, key, sure[shape]
+    return best, best_key, kept
 
 
 def _spots(row: _Row, pitch: float) -> list[float]:
