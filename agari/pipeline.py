@@ -54,6 +54,7 @@ from agari.vision.reframe import ReframeConfig, reframe
 from agari.vision.reread import reread_in_hand_frame
 from agari.vision.scale import remembered_probes
 from agari.vision.second_look import SecondLookConfig, second_look
+from agari.vision.sheared import DEFAULT_SHEARED, ShearedConfig, sheared_faces
 from agari.vision.wall_faces import DEFAULT_WALL_FACES, WallFacesConfig, find_wall_faces
 
 TOP_K = 5
@@ -87,6 +88,10 @@ class PipelineConfig:
     read as a face is taken for (`agari.vision.inked_backs`); None skips it. On the five
     tuning sets 1040026 (66z read 55z) and 1030000 (666z read 555z) read exactly, nothing
     else changed (hands 381 → 383, scores 363 → 365)."""
+    sheared: ShearedConfig | None = DEFAULT_SHEARED
+    """Before row completion, rows of boxes read ``none`` or unsurely whose band repeats at
+    some lean get plates leaning as their faces do (`agari.vision.sheared`: faces seen at a
+    steep slant, boxed only round their symbols); None skips it."""
     fill: FillConfig | None = HAND_FILL
     """Row completion after classifying (`agari.vision.fill`); None skips it."""
     flat: FlatConfig | None = DEFAULT_FLAT
@@ -513,6 +518,8 @@ def _read_located(image: np.ndarray, situation: Situation, dets: list[TileDetect
     if config.doubles is not None:
         dets = split_doubles(image, dets, classify, config=config.doubles,
                              refine=partial(reframe, image, classify=classify))
+    if config.sheared is not None:
+        dets = sheared_faces(image, dets, classify, config=config.sheared)
     if config.fill is not None:
         dets = fill_rows(image, dets, classify, config=config.fill)
     if config.wall_faces is not None:
