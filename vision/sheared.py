@@ -53,10 +53,8 @@ class ShearedConfig:
     """Leans of the faces' side edges tried, px along the row per px across it."""
     band: float = 1.0
     """The band sampled reaches this many seed long sides either side of the row's line."""
-    pitch: tuple[float, float] = (1.2, 4.0)
-    """Tile pitches searched, in seed long sides (the seeds are symbols, not faces: 2.5-3.2
-    on the rows mended on the tuning renders; longer plates on rows of big boxes cost much
-    cropping)."""
+    pitch: tuple[float, float] = (1.2, 5.0)
+    """Tile pitches searched, in seed long sides (the seeds are symbols, not faces)."""
     min_repeat: float = 0.3
     """Autocorrelation of the band's profile needed to trust the repeat."""
     depths: tuple[float, ...] = (0.4, 0.6, 0.85, 1.2)
@@ -192,13 +190,14 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
     ts = np.arange(t0, t1, step, dtype=np.float32)
     us = np.arange(-cfg.band * s, cfg.band * s + step / 2, step, dtype=np.float32)
     grid_t, grid_u = np.meshgrid(ts, us)
-    upright = row.origin + grid_t[..., None] * row.along + grid_u[..., None] * row.across
-    lean_by = grid_u[..., None] * row.along  # where a lean of 1 moves each sample
     blur = max(3, int(s / step) | 1)
     best: tuple[float, float, float] | None = None
     for lean in cfg.leans:
-        at = (upright + lean * lean_by).astype(np.float32)
-        band = cv2.remap(gray, at, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        t = grid_t + np.float32(lean) * grid_u
+        x = row.origin[0] + t * row.along[0] + grid_u * row.across[0]
+        y = row.origin[1] + t * row.along[1] + grid_u * row.across[1]
+        band = cv2.remap(gray, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
         profile = band.mean(axis=0, dtype=np.float64)
         # The repeat of the profile's detail (seams, edges), its slow shading taken off.
         detail = profile - cv2.blur(profile.reshape(1, -1), (blur, 1)).ravel()
