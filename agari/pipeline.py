@@ -91,7 +91,7 @@ class PipelineConfig:
     sheared: ShearedConfig | None = DEFAULT_SHEARED
     """Before row completion, rows of boxes read ``none`` or unsurely whose band repeats at
     some lean get plates leaning as their faces do (`agari.vision.sheared`: faces seen at a
-    steep slant, boxed only round their symbols); None skips it. Five tuning sets
+    steep slant, boxed only round their symbols); None skips it. Five tuning sets (OpenCV 5.1)
     387/369/305 -> 389/371/307 hands/scores/layouts (1040007, 1000092), guard and real
     variants the same; about 16 ms of calling-thread CPU a photo (median)."""
     fill: FillConfig | None = HAND_FILL
