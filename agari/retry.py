@@ -20,6 +20,7 @@ import numpy as np
 
 from agari.engine.errors import AgariError, InvalidHand, NotAgari
 from agari.engine.tiles import NONE
+from agari.retry_hole import holed_row
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_hand import HandLayout
 
@@ -114,6 +115,10 @@ class RetryConfig:
     (3 of 3 right, 2 wrong that no retry fixed), but a real photo's variant (a standing
     hand, soft) read its unread quad into a called 567p, and two other scales read it all
     concealed, as it is."""
+    holed: float | None = 1.4
+    """A waiting hand whose concealed tiles step this many times the larger of the steps
+    beside it somewhere along the row is read again too (`agari.retry_hole`): a concealed
+    tile was lost there and the winning tile taken in among the rest (990045). None: never."""
     sure_by_hand: bool = True
     """A sure reading (`sure`) stays sure when a later reading makes the same hand with other
     indicators: that one agrees on the hand (950041: a crop read the hand surely, the next
@@ -165,6 +170,8 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
     confidence = hand_confidence(reading, cfg.same_tiles) if cfg.by_hand else \
         getattr(reading, "confidence", 1.0)
     if confidence < cfg.shaky_below:
+        return True
+    if cfg.holed is not None and holed_row(result, cfg.holed):
         return True
     best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
     if cfg.unread_alone and len(reading.corrections) <= 1 \
