@@ -10,7 +10,8 @@ from agari.vision.detection import TileDetection
 from agari.vision.layout_geometry import HandFrame
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
 
-from agari.retry import DEFAULT_RETRY, RetryConfig, no_hand
+from agari.pipeline import PhotoResult
+from agari.retry import DEFAULT_RETRY, RetryConfig, no_hand, retried
 from agari.retry_hole import holed_row
 
 FRAME = HandFrame((1.0, 0.0), (0.0, -1.0), 40.0, 56.0)
@@ -61,3 +62,28 @@ def test_a_holed_waiting_hand_is_read_again_unless_switched_off():
     assert no_hand(holed)
     assert not no_hand(holed, RetryConfig(holed=None))
     assert not no_hand(result(ROW, 2))
+
+
+def photo(xs: list[float], hand: str, melds: int = 2) -> PhotoResult:
+    """A `PhotoResult` reading ``hand`` from concealed tiles at ``xs`` and ``melds`` pons."""
+    got = result(xs, melds)
+    got.reading.layout.hand_text = hand
+    return PhotoResult("", 1920, 1080, detections=tuple(got.detections), reading=got.reading)
+
+
+def test_the_same_hole_read_again_gives_no_vote():
+    holed, whole = ROW[:3] + [x + 41 for x in ROW[3:]], ROW + [41.0 * 7]
+    first = photo(holed, "4568p444z 999m 555z")
+    again = [lambda: photo(holed, "4568p444z 999m 555z")] * 2 + \
+        [lambda: photo(whole, "5688p444z4p 999m 555z")] * 2
+    got = retried(first, again, DEFAULT_RETRY)
+    assert got.reading.layout.hand_text == "5688p444z4p 999m 555z"
+    off = retried(first, again, RetryConfig(holed=None))
+    assert off.reading.layout.hand_text == "4568p444z 999m 555z"
+
+
+def test_another_holed_hand_still_votes():
+    holed = ROW[:3] + [x + 41 for x in ROW[3:]]
+    again = [lambda: photo(holed, "4568p444z 999m 555z")] * 2
+    got = retried(photo(ROW, "4567p444z 999m 555z"), again, DEFAULT_RETRY)
+    assert got.reading.layout.hand_text == "4568p444z 999m 555z"
