@@ -20,6 +20,7 @@ import numpy as np
 
 from agari.engine.errors import AgariError, InvalidHand, NotAgari
 from agari.engine.tiles import NONE
+from agari.retry_hole import holed_row
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_hand import HandLayout
 
@@ -114,6 +115,12 @@ class RetryConfig:
     (3 of 3 right, 2 wrong that no retry fixed), but a real photo's variant (a standing
     hand, soft) read its unread quad into a called 567p, and two other scales read it all
     concealed, as it is."""
+    holed: float | None = 1.4
+    """A waiting hand whose concealed tiles step this many times the larger of the steps
+    beside it somewhere along the row is read again too (`agari.retry_hole`): a concealed
+    tile was lost there and the winning tile taken in among the rest (990045); a reading
+    again that makes the same hand with the same hole gives no vote (the other scales lost
+    the same tile in 990048, the crops found it). None: never."""
     sure_by_hand: bool = True
     """A sure reading (`sure`) stays sure when a later reading makes the same hand with other
     indicators: that one agrees on the hand (950041: a crop read the hand surely, the next
@@ -166,6 +173,8 @@ def no_hand(result, cfg: RetryConfig = DEFAULT_RETRY) -> bool:
         getattr(reading, "confidence", 1.0)
     if confidence < cfg.shaky_below:
         return True
+    if cfg.holed is not None and holed_row(result, cfg.holed):
+        return True
     best = getattr(reading, "best", None)  # a stand-in reading may not say which tiles
     if cfg.unread_alone and len(reading.corrections) <= 1 \
             and getattr(reading, "level", None) == "scores":
@@ -211,6 +220,7 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
     timings, seen, sure, lone = list(first.timings), [], None, None
     own = layout_key(first.reading.layout) if first.error is None and \
         first.reading is not None else None
+    holed = own is not None and cfg.holed is not None and holed_row(first, cfg.holed)
     for k, attempt in enumerate(attempts):
         agreeable = max(map(seen.count, seen), default=0) + len(attempts) - k >= cfg.agree
         single = (cfg.sure is not None or cfg.lone) and (not seen or sure is not None)
@@ -225,6 +235,8 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
         if got is None or got.error is not None or got.reading is None:
             continue
         key = layout_key(got.reading.layout)
+        if key == own and holed and holed_row(got, cfg.holed):
+            continue  # the same tile lost again (990048): no vote, so the crops are read too
         if key == own and _confirms(got, cfg):
             note = (f"read again at {k + 1} other scale(s) or crop(s), the first reading "
                     "being doubtful: another made the same hand")
