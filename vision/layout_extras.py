@@ -252,6 +252,12 @@ class ExtrasConfig:
     `read_photo`: see `width_reach`. 2.0 -> 2.5 (stop 36, helper-a): a two-high wall seen
     low puts its ura 2.0 flat heights below its indicator (1040097); replay on the five
     tuning sets and the guard: layouts +1, none lost (2.3 and 2.6 alike). None: `ura_gap`."""
+    wall_side: float | None = 0.7
+    """A row of backs each with another back just behind it (sharing its column, at most
+    this many of its heights beyond it) is a wall's front side, the tops its stacks show
+    lying behind: the locator boxes a side's back-coloured band as a back, and a face in
+    that row is a side misread, no indicator (1020095: a side read 白 made a nearer dead
+    wall than the true one, its 8s on top). None: such rows are walls like any other."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +308,7 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
     sub = [dets[i] for i in rest]
     # The same for every row (made once: a photo's layouts ask for a few hundred rows).
     quads, unflagged = quads_of(dets), _unflagged(dets)
+    backs_all = [i for i in rest if is_face_down(dets[i])] if cfg.wall_side is not None else []
     for row in find_rows(sub):
         members = [rest[j] for j in row]
         down = _backs_of_row(members, dets, cfg.pale_backs)
@@ -347,6 +354,9 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
                     if len(faces) <= MAX_INDICATORS or (
                             cfg.crowded_columns and len(kept) <= MAX_INDICATORS):
                         faces = kept
+            if faces and backs and cfg.wall_side is not None and _front_side(
+                    backs, backs_all, hand_ext, cfg.wall_side):
+                faces = ()
             e = hand_ext[ids]
             span = (float(e[:, 0].min()), float(e[:, 1].max()),
                     float(e[:, 2].min()), float(e[:, 3].max()))
@@ -360,6 +370,23 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least,
                               chain, bridged))
     return out
+
+
+def _front_side(backs: tuple[int, ...], others: list[int], ext: np.ndarray,
+                gap: float) -> bool:
+    """Each of ``backs`` has one of the ``others`` just behind it in its column (within
+    ``gap`` of its height beyond it, `ExtrasConfig.wall_side`): the row is a wall's front
+    side, its stacks' tops behind it."""
+    mine = set(backs)
+    for b in backs:
+        u0, u1, v0, v1 = ext[b]
+        h = v1 - v0
+        if not any(j not in mine
+                   and min(u1, ext[j, 1]) - max(u0, ext[j, 0])
+                   > 0.5 * min(u1 - u0, ext[j, 1] - ext[j, 0])
+                   and -0.2 * h <= ext[j, 2] - v1 <= gap * h for j in others):
+            return False
+    return True
 
 
 def _chain_faces(parts: list[list[list[int]]], down: set[int], ext: np.ndarray,

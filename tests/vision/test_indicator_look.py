@@ -68,6 +68,25 @@ def test_an_unsure_indicator_takes_the_face_its_sure_cuts_agree_on() -> None:
     assert analyse_layout(out)[0].dora == (i,)
 
 
+def test_the_box_turned_half_round_is_a_cut_too() -> None:
+    dets, i = _cut_short()
+    turned = half_turned(np.asarray(dets[i].quad))
+
+    def classify(image, cuts):  # only the whole box upside down reads the 3m surely
+        out = []
+        for d in cuts:
+            name, p = ("3m", 0.95) if np.allclose(d.quad, turned) else ("2m", 0.6)
+            out.append(replace(d, label=Tile.parse(name), confidence=p,
+                               alternatives=((name, p),)))
+        return out
+
+    out, _ = look_at_indicators(IMAGE, dets, classify, layout=DEFAULT_LAYOUT)
+    assert out[i].label == Tile.parse("3m")
+    off = IndicatorLookConfig(turned=False)
+    out, _ = look_at_indicators(IMAGE, dets, classify, layout=DEFAULT_LAYOUT, config=off)
+    assert out == dets
+
+
 def test_a_sure_cut_naming_no_tile_keeps_the_first_reading() -> None:
     dets, i = _cut_short()
     top = float(np.min(np.asarray(dets[i].quad)[:, 1]))
