@@ -74,6 +74,22 @@ class FillConfig:
     kept if it then reads as surely as `accept_confidence` asks; the same for the far steps.
     A step lands a little off its tile wherever the row bends, a gap is wider than the
     steps or the anchor's quad is loose; None skips."""
+    seen_pitch: tuple[float, float] | None = None
+    """Where a known tile lies one tile behind an anchor (its centre this many of the
+    anchor's widths back along the row), the step ahead is also tried at the spacing the
+    two show: at a steep slant a face's box is a rectangle wider than the face and
+    turned off the row, so steps by its own width and edge drift off the row and land
+    between tiles after a few (1040035, 990011). None steps by the anchor's box alone."""
+    seen_across: float = 0.35
+    """The tile behind lies within this many anchor widths of the row's line (`seen_pitch`)."""
+    seen_alike: float = 1.0
+    """The tile behind counts (`seen_pitch`) only where its box's width and height are each
+    within this share of the anchor's: boxes of standing tiles that take in the top or not
+    sit up to a third of a tile apart across the row (1020030)."""
+    seen_differs: float = 0.0
+    """The step at the spacing seen is tried only where it ends more than this many anchor
+    widths from the box's own step: where the two agree it only moves a step a hair, and
+    the layout reads the shifted boxes otherwise (1020030: the winning tile's gap)."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     firm_confidence: float = 0.0
@@ -121,8 +137,9 @@ class FillConfig:
 
 DEFAULT_FILL = FillConfig()
 HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3), plain_below=5.0,
-                       rescue_floor=0.3, firm_confidence=0.8, accept_white=0.97,
-                       squat_aspect=1.2, sideways_aspect=1.31, sideways_trim=0.6)
+                       rescue_floor=0.3, firm_confidence=0.8, accept_white=0.97, squat_aspect=1.2,
+                       seen_pitch=(0.7, 1.3), seen_alike=0.15, seen_differs=0.15,
+                       sideways_aspect=1.31, sideways_trim=0.6)
 """Row completion for a shown hand, called tiles and the gaps between groups included
 (`agari.pipeline`)."""
 
@@ -229,7 +246,8 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
                 done: set[tuple[int, int]] | None = None
                 ) -> tuple[list[TileDetection], list[tuple[TileDetection, int]]]:
     """Quads ``pitches`` tile widths either side of each frontier tile (and, if ``sideways``
-    and configured, a called tile lying beside it) that cover nothing known yet; none on
+    and configured, a called tile lying beside it and a step at the spacing seen behind it,
+    `FillConfig.seen_pitch`) that cover nothing known yet; none on
     the sides in ``done`` (``(id(tile), side)``: a neighbour found there already)."""
     trials: list[TileDetection] = []
     owners: list[tuple[TileDetection, int]] = []
@@ -241,6 +259,9 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
             if done and (id(det), side) in done:
                 continue
             shapes = [(q + side * pitch * step, False) for pitch in pitches]
+            seen = _seen_step(q, step, side, known, cfg) if sideways else None
+            if seen is not None:
+                shapes.append((q + seen, False))
             if sideways and cfg.sideways and not det.sideways:
                 shapes.append((_sideways_beside(q, side, cfg.sideways_aspect), True))
                 if cfg.sideways_trim:  # the upright tile's face alone, its front side cut off
@@ -256,6 +277,41 @@ def _neighbours(frontier: list[TileDetection], known: _Tiles, size: tuple[int, i
             trials.append(TileDetection(as_quad(nq), sideways=turned))
             owners.append((det, side))
     return trials, owners
+
+
+def _seen_step(q: np.ndarray, step: np.ndarray, side: int, known: _Tiles,
+               cfg: FillConfig) -> np.ndarray | None:
+    """The spacing from the known tile one step behind ``q`` (away from ``side``) to ``q``,
+    or None (`FillConfig.seen_pitch`)."""
+    if cfg.seen_pitch is None or not len(known.centres):
+        return None
+    width = float(np.linalg.norm(step))
+    if width <= 0:
+        return None
+    along_dir = step / width
+    d = q.mean(axis=0) - known.centres  # from each known tile to this one
+    along = side * (d @ along_dir) / width
+    across = np.abs(d[:, 0] * along_dir[1] - d[:, 1] * along_dir[0]) / width
+    lo, hi = cfg.seen_pitch
+    near = np.flatnonzero((along >= lo) & (along <= hi) & (across <= cfg.seen_across))
+    near = [k for k in near.tolist() if _alike(known.quads[k], q, cfg.seen_alike)]
+    if not len(near):
+        return None
+    seen = d[min(near, key=lambda k: abs(along[k] - 1.0))]
+    return seen if np.linalg.norm(seen - side * step) > cfg.seen_differs * width else None
+
+
+def _sides(q: np.ndarray) -> np.ndarray:
+    """A quad's mean width (TL-TR, BL-BR) and height (TL-BL, TR-BR)."""
+    q = np.asarray(q, np.float64)
+    return np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]),
+                     np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])]) / 2.0
+
+
+def _alike(a: np.ndarray, b: np.ndarray, share: float) -> bool:
+    """Whether quads ``a`` and ``b`` have widths and heights within ``share`` of b's."""
+    sa, sb = _sides(a), _sides(b)
+    return bool(np.all(np.abs(sa - sb) <= share * sb))
 
 
 def _across_gaps(image: np.ndarray, frontier: list[TileDetection],

@@ -305,3 +305,36 @@ def test_known_tiles_overlap_as_checked_one_by_one():
         assert [tiles.overlaps(s, 0.3) for s in steps] == brute
         hits += sum(brute)
     assert hits > 50  # the draw does put steps on known tiles
+
+
+def _turned_box(centre, width, height, degrees):
+    """A rectangle ``width`` x ``height`` round ``centre``, turned ``degrees`` (TL, TR, BR, BL)."""
+    a = np.radians(degrees)
+    along, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c = np.asarray(centre, np.float64)
+    corners = [c - along * width / 2 - down * height / 2, c + along * width / 2 - down * height / 2,
+               c + along * width / 2 + down * height / 2, c - along * width / 2 + down * height / 2]
+    return tuple(tuple(float(v) for v in p) for p in corners)
+
+
+@pytest.mark.parametrize(("seen_pitch", "second_height", "found"),
+                         [(None, 40.0, 0), ((0.7, 1.3), 40.0, 2), ((0.7, 1.3), 60.0, 0)])
+def test_steps_follow_the_spacing_seen_when_boxes_are_wider_and_turned_off_the_row(
+        seen_pitch, second_height, found):
+    # Faces at a steep slant: boxed as rectangles wider than the 40 px pitch and turned 10°
+    # off the row, so a step by a box's own width and edge lands off the next face.
+    image = np.full((200, 400, 3), 200, np.uint8)
+    # A box unlike its neighbour (a standing tile's boxed with its top) gives no spacing.
+    anchors = [TileDetection(_turned_box((x, 100.0), 50.0, height, 10.0),
+                             label=Tile.parse("1p"), confidence=0.99)
+               for x, height in ((140.0, 40.0), (180.0, second_height))]
+    faces = np.array([(100.0, 100.0), (220.0, 100.0)])  # the row's next tile either side
+
+    def faces_only(img, dets):
+        return [replace(d, label=Tile.parse("2p"), confidence=0.99)
+                if np.min(np.linalg.norm(faces - np.asarray(d.quad).mean(axis=0), axis=1)) < 5
+                else replace(d, label=None, confidence=0.99) for d in dets]
+
+    config = FillConfig(seen_pitch=seen_pitch, seen_alike=0.15, seen_differs=0.15, max_rounds=1)
+    grown = fill_rows(image, anchors, faces_only, config=config)
+    assert len(grown) - len(anchors) == found
