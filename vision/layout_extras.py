@@ -190,7 +190,7 @@ class ExtrasConfig:
     of their column (centre this many of those tiles' heights beyond theirs) may be
     indicators: loose dora lying just behind a standing hand overlap its tiles' tops in the
     picture, so the row takes them in as stacked columns (990093, 980071). None: off."""
-    width_reach: float | None = 2.5
+    width_reach: float | None = 3.0
     """A loose group beyond `max_gap` of its own heights but within this many of the hand's
     tile widths is near too where no other face lies within `alone_gap` tile widths of it and
     each of its faces reads at `lone_least` or more: a dora laid alone on a stack a little way
@@ -201,7 +201,9 @@ class ExtrasConfig:
     Whole `read_photo` with `wall_ura_gap` (stop 32, helper-80, hands/scores/layouts):
     1030000 72/67/49 -> 72/69/53, 950000 74/67/46 -> 74/67/45, 990000 73/71/61 -> 73/71/62,
     1020000 and 1000000 the same; guard 980000 76/73/57 -> 76/73/58; real photos the same
-    (368/390, 19/30). None: off."""
+    (368/390, 19/30). 2.5 -> 3.0 (stop 36, helper-a): a loose dora 2.7 tile widths behind a
+    standing hand (1020040); replay of stages 3-4 on the five tuning sets, 950000 and the
+    guard: layouts +1, none lost (2.8 alike). None: off."""
     lone_least: float = 0.4
     """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
     alone_gap: float = 1.0
