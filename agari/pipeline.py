@@ -111,7 +111,10 @@ class PipelineConfig:
     """After re-reading and re-framing the hand, the indicators a layout picked but read
     unsurely, read again from their boxes stretched along their length at either end, both
     ways up, named anew where every sure cut agrees (`agari.vision.indicator_look`); None
-    skips it."""
+    skips it. Of the 85 scenes over the five tuning sets and the guard with an unsure
+    indicator it renames three: 1030073 (2m -> 3m) and 1030012 (2z -> 1z) right, 980014
+    (0s -> 0p, truly 4z) wrong either way. Whole `photo_eval`: see
+    `agari.vision.layout_extras.ExtrasConfig.wall_end`."""
     quarter: QuarterConfig | None = DEFAULT_QUARTER
     """After row completion, read each tile called ``none`` again with its corners named a
     quarter round (`agari.vision.quarter`); None skips it. On the 200 tuning renders it took

@@ -190,7 +190,7 @@ class ExtrasConfig:
     of their column (centre this many of those tiles' heights beyond theirs) may be
     indicators: loose dora lying just behind a standing hand overlap its tiles' tops in the
     picture, so the row takes them in as stacked columns (990093, 980071). None: off."""
-    width_reach: float | None = 2.5
+    width_reach: float | None = 3.0
     """A loose group beyond `max_gap` of its own heights but within this many of the hand's
     tile widths is near too where no other face lies within `alone_gap` tile widths of it and
     each of its faces reads at `lone_least` or more: a dora laid alone on a stack a little way
@@ -201,7 +201,10 @@ class ExtrasConfig:
     Whole `read_photo` with `wall_ura_gap` (stop 32, helper-80, hands/scores/layouts):
     1030000 72/67/49 -> 72/69/53, 950000 74/67/46 -> 74/67/45, 990000 73/71/61 -> 73/71/62,
     1020000 and 1000000 the same; guard 980000 76/73/57 -> 76/73/58; real photos the same
-    (368/390, 19/30). None: off."""
+    (368/390, 19/30). 2.5 -> 3.0 (stop 36, helper-a): a loose dora 2.7 tile widths behind a
+    standing hand (1020040); replay of stages 3-4 on the five tuning sets, 950000 and the
+    guard: layouts +1, none lost (2.8 alike); whole `photo_eval`: 1020000 80/76/62 ->
+    80/76/63, the other sets, the guard and the real variants the same. None: off."""
     lone_least: float = 0.4
     """See `width_reach` (1030081's 6p read 0.46, its runner-up none)."""
     alone_gap: float = 1.0
@@ -230,20 +233,27 @@ class ExtrasConfig:
     wall_end: bool = True
     """A group showing backs that makes no wall, its backs and the faces beyond them at one
     end and faces alone (more of them) at the other, is cut into the two (`_wall_end`): a
-    pond row touching the end of the player's wall hid the dora lying on it (1020095).
-    Off: one group."""
+    pond row touching the end of the player's wall hid the dora lying by it (1030047, with
+    `line_slack`; 1020095 is cut too, but there a stack's side read 白 beside backs nearer the
+    hand is taken for a dead wall first). Whole `photo_eval` (stop 36, helper-a; with
+    `line_slack` and `agari.vision.indicator_look`, hands/scores/layouts): 1030000 81/75/61 ->
+    81/77/64 (1030012, 1030047, 1030073), the four other tuning sets, guard 980000 and the
+    real variants (369/390, 20/30) the same. Off: one group."""
     crowded_columns: bool = True
     """`wall_columns` also where the wall shows more than five faces, as long as no more than
     five are left once those behind its backs are taken out: a pond row lying just behind a
     dead wall shares its columns, and with the indicator made six faces, so the wall read no
-    indicator at all (1040080). Replay of stages 3-4 on the five tuning sets and the guard:
-    exact layouts +1 (1040080), none lost. Off: not applied over five faces."""
+    indicator at all (1040080). Replay of stages 3-4 on the five tuning sets, 950000 and the
+    guard: exact layouts +1 (1040080), none lost; whole `photo_eval` with `wall_ura_gap` 2.5
+    (stop 36): 1040000 75/70/60 -> 75/70/62 (1040080, 1040097), the other sets, the guard
+    and the real variants the same. Off: not applied over five faces."""
     line_slack: float = 0.5
     """A wall's face at either end of it, in a column of its own, lies in the wall's line with
     its centre up to this many of its own heights beyond the backs' extent: a dora lying flat
     on the table at the wall's end, or boxed taller than the backs' tops, sits a little off
     their line (1030012, 1030047: 1-4 px beyond it). Not inside the wall: there such faces
-    are a pond row's just in front of it (1000075). 0: centred within the extent."""
+    are a pond row's just in front of it (1000075, lost in a replay when every such face
+    had the slack). Figures: see `wall_end`. 0: centred within the extent."""
     wall_ura_gap: float | None = 2.5
     """Largest gap (tile heights) between a dead wall's indicators and the ura below them,
     where wider than `ura_gap`: ura laid on the table in front of the wall lie a stack's side
@@ -251,7 +261,8 @@ class ExtrasConfig:
     five tuning sets: exact layouts +2 (1030024, 990088), none lost (1.6: +1); whole
     `read_photo`: see `width_reach`. 2.0 -> 2.5 (stop 36, helper-a): a two-high wall seen
     low puts its ura 2.0 flat heights below its indicator (1040097); replay on the five
-    tuning sets and the guard: layouts +1, none lost (2.3 and 2.6 alike). None: `ura_gap`."""
+    tuning sets, 950000 and the guard: layouts +1, none lost (2.3 and 2.6 alike); whole
+    `photo_eval`: see `crowded_columns`. None: `ura_gap`."""
     wall_side: float | None = 0.7
     """A row of backs each with another back just behind it (sharing its column, at most
     this many of its heights beyond it) is a wall's front side, the tops its stacks show

@@ -42,6 +42,14 @@ def test_beyond_the_width_reach_it_is_not() -> None:
     assert analyse_layout(laid.dets, config=_cfg(width_reach=2.5))[0].dora == ()
 
 
+def test_a_lone_dora_2_7_tile_widths_off_is_within_reach() -> None:
+    # 1020040: a loose dora 2.7 hand tile widths behind a standing hand.
+    laid = lay_out(**CLOSED)
+    dora = _flat(laid, "8p", 3 * W, 2.7 * W)
+    assert analyse_layout(laid.dets, config=_cfg(width_reach=2.5))[0].dora == ()
+    assert analyse_layout(laid.dets)[0].dora == (dora,)
+
+
 def test_a_face_with_a_neighbour_is_a_pond_tile_not_a_lone_dora() -> None:
     laid = lay_out(**CLOSED)
     _flat(laid, "4p", 3 * W, 1.8 * W)
