@@ -27,6 +27,7 @@ from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarit
 from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores
+from agari.vision.crops import remembered_shrinks
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
@@ -424,7 +425,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config, cores=partial(net.found, config.locate.cores), read={})
     retry = config.retry is not None and locator is None
-    with remembered_probes():  # the retries at other size caps probe the same photo
+    # The retries at other size caps probe the same photo, and its tiles are cut again.
+    with remembered_probes(), remembered_shrinks():
         try:
             result = once(locator if locator is not None else located(config.locate))
         except NoTiles as err:
