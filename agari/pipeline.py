@@ -43,6 +43,7 @@ from agari.vision.inked_backs import DEFAULT_INK, InkConfig, inked_backs
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
+from agari.vision.locate_memo import LocateMemo
 from agari.vision.net_faces import NetFacesConfig, net_faces
 from agari.vision.none_twins import DEFAULT_NONE_TWINS, NoneTwinsConfig, drop_none_twins
 from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
@@ -416,11 +417,13 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         clf = remembering(clf)  # for this photo only
 
     net = _NetMemo()  # the retries below read the same photo again
+    seen = LocateMemo()  # ... at caps that may give the same working image
 
     def located(cfg: LocateConfig, cores_of=net):
         # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
-        return default_locator(cfg, getattr(clf, "tile_likeness", None),
-                               partial(clf.classify_detections, top_k=config.top_k), cores_of)
+        found = default_locator(cfg, getattr(clf, "tile_likeness", None),
+                                partial(clf.classify_detections, top_k=config.top_k), cores_of)
+        return seen.remembered(found, cfg) if cores_of is net else found
 
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config, cores=partial(net.found, config.locate.cores), read={})
