@@ -27,6 +27,7 @@ from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarit
 from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores
+from agari.vision.crops import remembered_shrinks
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
 from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
@@ -42,6 +43,7 @@ from agari.vision.inked_backs import DEFAULT_INK, InkConfig, inked_backs
 from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig, LayoutPlan, analyse_layout
 from agari.vision.layout_hand import HandLayout
 from agari.vision.locate import HAND_LOCATE, LocateConfig, locate
+from agari.vision.locate_memo import LocateMemo
 from agari.vision.net_faces import NetFacesConfig, net_faces
 from agari.vision.none_twins import DEFAULT_NONE_TWINS, NoneTwinsConfig, drop_none_twins
 from agari.vision.quarter import DEFAULT_QUARTER, QuarterConfig, turn_unread
@@ -418,16 +420,19 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
         clf = remembering(clf)  # for this photo only
 
     net = _NetMemo()  # the retries below read the same photo again
+    seen = LocateMemo()  # ... at caps that may give the same working image
 
     def located(cfg: LocateConfig, cores_of=net):
         # A stand-in classifier (tests, a caller's own) may not rate quads: then no contests.
-        return default_locator(cfg, getattr(clf, "tile_likeness", None),
-                               partial(clf.classify_detections, top_k=config.top_k), cores_of)
+        found = default_locator(cfg, getattr(clf, "tile_likeness", None),
+                                partial(clf.classify_detections, top_k=config.top_k), cores_of)
+        return seen.remembered(found, cfg) if cores_of is net else found
 
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config, cores=partial(net.found, config.locate.cores), read={})
     retry = config.retry is not None and locator is None
-    with remembered_probes():  # the retries at other size caps probe the same photo
+    # The retries at other size caps probe the same photo, and its tiles are cut again.
+    with remembered_probes(), remembered_shrinks():
         try:
             result = once(locator if locator is not None else located(config.locate))
         except NoTiles as err:

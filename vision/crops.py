@@ -21,7 +21,9 @@ grey: red fives need colour.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import cv2
 import numpy as np
@@ -167,10 +169,44 @@ def _prescale(
     if x1 - x0 < 2 or y1 - y0 < 2:  # the crop lies outside the image: nothing to average
         return img, m
     f = _PRESCALE_FACTOR / ratio
-    small = cv2.resize(img[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    small = _shrunk(img, (int(x0), int(y0), int(x1), int(y1)), f)
     fx, fy = small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0)  # exact after rounding
     to_source = np.array([[1.0 / fx, 0.0, x0], [0.0, 1.0 / fy, y0], [0.0, 0.0, 1.0]])
     return small, m @ to_source
+
+
+_shrinks: ContextVar[dict | None] = ContextVar("agari_shrinks", default=None)
+"""The shrunk sources `remembered_shrinks` keeps: ``(id(img), box, f) -> (img, small)``."""
+
+
+@contextmanager
+def remembered_shrinks() -> Iterator[None]:
+    """Within it (on this thread), `_prescale` shrinks each part of an image once per factor:
+    one photo's reading cuts many tiles again from the same part at the same factor (a tile
+    turned round, judged by the locator then read, read again at another working scale;
+    half the shrinks of the 1080p renders 1050000-1050011). The arrays are held until the
+    block ends (an id is not reused meanwhile) and must not change within it."""
+    token = _shrinks.set({})
+    try:
+        yield
+    finally:
+        _shrinks.reset(token)
+
+
+def _shrunk(img: np.ndarray, box: tuple[int, int, int, int], f: float) -> np.ndarray:
+    """``img[y0:y1, x0:x1]`` shrunk by ``f`` (area averaging); read-only and kept where
+    `remembered_shrinks` keeps it."""
+    memo = _shrinks.get()
+    key = (id(img), box, f)
+    kept = None if memo is None else memo.get(key)
+    if kept is not None and kept[0] is img:
+        return kept[1]
+    x0, y0, x1, y1 = box
+    small = cv2.resize(img[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    if memo is not None:
+        small.flags.writeable = False
+        memo[key] = (img, small)
+    return small
 
 
 def crop_tiles(

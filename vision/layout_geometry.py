@@ -14,6 +14,7 @@ import math
 import statistics
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 from agari.engine.tiles import BACK, TILE_NAMES
@@ -157,7 +158,14 @@ def quads_of(dets: list[TileDetection]) -> np.ndarray:
     """float ``(N, 4, 2)`` array of the detections' quads."""
     if not dets:
         return np.zeros((0, 4, 2))
-    return np.asarray([d.quad for d in dets], np.float64)
+    # Read as one flat run of coordinates: numpy's nested-sequence reading took 2-3 times
+    # as long (a photo's layout asks ~200 times); the same float64 values.
+    try:
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(d.quad for d in dets)),
+                           np.float64, count=8 * len(dets))
+    except (TypeError, ValueError):  # a malformed quad: numpy's own reading says how
+        return np.asarray([d.quad for d in dets], np.float64)
+    return flat.reshape(len(dets), 4, 2)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -284,6 +284,18 @@ def _work_size(height: int, width: int, scale: float) -> tuple[int, int]:
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
+def working_size(image: np.ndarray, config: LocateConfig = DEFAULT_CONFIG) -> tuple[int, int]:
+    """The working image's ``(width, height)`` `locate` makes of ``image`` under ``config``.
+    Everything `locate` does after choosing the scale reads the working image (of this
+    size, whatever the scale) and the photo, never the size cap: two configs differing
+    only in `LocateConfig.max_pixels` that give one size find the same tiles."""
+    bgr = as_bgr(image)
+    h, w = bgr.shape[:2]
+    cap = pixel_scale(h, w, config.max_pixels)
+    return _work_size(h, w, choose_scale(bgr, config.max_pixels, config.scale)
+                      if config.probe else cap)
+
+
 def _working(bgr: np.ndarray, scale: float, config: LocateConfig
              ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """The working image at ``scale`` (softened if noisy), in HSV, and its face map and
@@ -431,4 +443,4 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
 
 
 __all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "Judge", "LocateConfig", "Proposal", "locate",
-           "working_scale"]
+           "working_scale", "working_size"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import agari.vision.locate_memo as locate_memo
 import pytest
 from agari.engine.errors import InvalidHand, NoTiles
 
@@ -39,6 +40,8 @@ def photo_scales(monkeypatch):
         return PhotoResult("", 1920, 1080, error=failure["error"], timings=(("all", 1.0),))
 
     monkeypatch.setattr(pipeline, "locate", locate)
+    # The stub's answer depends on its cap alone: to the locate memo each cap is a size.
+    monkeypatch.setattr(locate_memo, "working_size", lambda image, config: config.max_pixels)
     monkeypatch.setattr(pipeline, "_read_once", read_once)
     monkeypatch.setattr(pipeline, "find_cores", find_cores)
     failure["nets"] = nets

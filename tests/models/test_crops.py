@@ -213,3 +213,35 @@ def test_batched_crops_are_warped_into_the_batch(monkeypatch):
     np.testing.assert_array_equal(batch, want)
     assert len(rows) == len(quads)
     assert all(r is not None and np.shares_memory(r, batch) for r in rows)
+
+
+def test_remembered_shrinks_shrink_each_part_once_and_cut_the_same(monkeypatch):
+    import agari.vision.crops as crops
+
+    tile, quad = make_tile_image(angle=8.0, tile_w=60, tile_h=80)
+    img = np.ascontiguousarray(cv2.resize(tile, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST))
+    quad = quad * 4  # four times the crop's size: shrunk before warping
+    turned = quad[[2, 3, 0, 1]]  # the tile turned round: the same part at the same factor
+    fresh = crop_tiles(img, [quad, turned], size=(64, 48))
+    calls = []
+    resize = cv2.resize
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(cv2, name)
+
+        def resize(self, *args, **kwargs):
+            calls.append(1)
+            return resize(*args, **kwargs)
+
+    monkeypatch.setattr(crops, "cv2", Counting())
+    with crops.remembered_shrinks():
+        kept = crop_tiles(img, [quad, turned], size=(64, 48))
+        again = crop_tiles(img, [quad], size=(64, 48))
+        other = crop_tiles(img.copy(), [quad], size=(64, 48))  # another array: shrunk anew
+    assert len(calls) == 2
+    np.testing.assert_array_equal(kept, fresh)
+    np.testing.assert_array_equal(again[0], fresh[0])
+    np.testing.assert_array_equal(other[0], fresh[0])
+    crop_tiles(img, [quad], size=(64, 48))  # outside the block: nothing kept
+    assert len(calls) == 3
