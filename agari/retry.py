@@ -145,6 +145,14 @@ class RetryConfig:
     lone_corrections: int = 0
     """At 1 the same replay took 4 more lone hands, 2 right (990020, 980006) and 2 wrong
     (970019, 960048)."""
+    firm: bool = True
+    """Two readings again that agree on a hand are taken at once only where one of them is not
+    itself doubtful (`no_hand`: shaky, holed or taking an unread quad): two scales often give
+    the very same doubtful reading again, which is no second opinion (1030023, 1000044: two
+    scales agreed on a shaky hand, two crops later read the true one surely). Agreements of
+    doubtful readings alone are kept for last, after `sure` and `lone`, the one with most
+    readings winning, the first reading counted with its own hand (1000084). False: the first
+    agreement reached is taken."""
     confirm: int | None = 1
     """A shaky hand (the first reading's) is given back as soon as one other reading makes
     the same hand, itself not shaky and overruling the classifier on at most this many
@@ -218,6 +226,7 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
     (`RetryConfig.sure`); with every attempt's time. ``first`` comes back at once where a
     reading confirms the hand it made (`RetryConfig.confirm`)."""
     timings, seen, sure, lone = list(first.timings), [], None, None
+    doubtful, agreed = [], {}  # per reading in ``seen``; the doubtful agreements by hand
     own = layout_key(first.reading.layout) if first.error is None and \
         first.reading is not None else None
     holed = own is not None and cfg.holed is not None and holed_row(first, cfg.holed)
@@ -242,10 +251,11 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
                     "being doubtful: another made the same hand")
             return replace(first, timings=tuple(timings), notes=(*first.notes, note))
         seen.append(key)
+        doubtful.append(cfg.firm and no_hand(got, cfg))
         if seen.count(key) >= cfg.agree:
-            note = (f"read again at {k + 1} other scale(s) or crop(s): the first reading "
-                    "made no hand, or a doubtful one")
-            return replace(got, timings=tuple(timings), notes=(*got.notes, note))
+            if not all(d for other, d in zip(seen, doubtful, strict=True) if other == key):
+                return _agreed(got, first, timings)
+            agreed.setdefault(key, got)
         if not (cfg.sure_by_hand and sure is not None
                 and got.reading.layout.hand_text == sure.reading.layout.hand_text):
             sure = got if len(seen) == 1 and _sure(got.reading, cfg.sure) else None
@@ -260,7 +270,16 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
         note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
                 "the first reading made no hand; only one other made one, this one")
         return replace(lone, timings=tuple(timings), notes=(*lone.notes, note))
+    if agreed:  # doubtful readings alone agreed: the most of them, the first with its own
+        return _agreed(agreed[max(agreed, key=lambda key: seen.count(key) + (key == own))],
+                       first, timings)
     return replace(first, timings=tuple(timings))
+
+
+def _agreed(got, first, timings: list) -> object:
+    note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
+            "the first reading made no hand, or a doubtful one")
+    return replace(got, timings=tuple(timings), notes=(*got.notes, note))
 
 
 def _confirms(got, cfg: RetryConfig) -> bool:
