@@ -37,6 +37,7 @@ from agari.vision.quads import (
     quad_area,
     quad_bounds,
     quad_overlap,
+    quad_sides,
 )
 from agari.vision.reframe import ReframeConfig, face_probability, reframe
 
@@ -301,16 +302,9 @@ def _seen_step(q: np.ndarray, step: np.ndarray, side: int, known: _Tiles,
     return seen if np.linalg.norm(seen - side * step) > cfg.seen_differs * width else None
 
 
-def _sides(q: np.ndarray) -> np.ndarray:
-    """A quad's mean width (TL-TR, BL-BR) and height (TL-BL, TR-BR)."""
-    q = np.asarray(q, np.float64)
-    return np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]),
-                     np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])]) / 2.0
-
-
 def _alike(a: np.ndarray, b: np.ndarray, share: float) -> bool:
     """Whether quads ``a`` and ``b`` have widths and heights within ``share`` of b's."""
-    sa, sb = _sides(a), _sides(b)
+    sa, sb = np.array(quad_sides(a)), np.array(quad_sides(b))
     return bool(np.all(np.abs(sa - sb) <= share * sb))
 
 
