@@ -14,8 +14,22 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from agari.engine.tiles import BACK, Tile, parse_tiles
 from agari.vision.detection import TileDetection
+from agari.vision.layout import DEFAULT_LAYOUT, LayoutConfig
 
 W, H = 40.0, 54.0
+ORIGIN = (200.0, 600.0)
+"""Where `lay_out` puts the hand's row by default (image pixels)."""
+HAND = dict(concealed="123m456p789s1122z", win="2z")
+"""A plain closed hand, its winning tile apart: the dora tests' hand."""
+U_WALL, V_WALL = 3.0 * W, 2.5 * H
+"""Where the dora tests' dead wall starts, in the row's frame (behind the hand)."""
+STEP = W * 1.03
+"""The wall's column pitch: tiles a hair apart."""
+
+
+def extras_config(**flags) -> LayoutConfig:
+    """The default layout with these `ExtrasConfig` fields changed."""
+    return replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, **flags))
 
 
 @dataclass
@@ -46,7 +60,7 @@ def _det(label: str, quad, sideways: bool = False, p: float = 1.0) -> TileDetect
 
 def lay_out(concealed: str, win: str | None = None, melds: tuple = (), *, dora: str = "",
             ura: str = "", dead_wall: bool = False, angle: float = 0.0,
-            origin=(200.0, 600.0), win_gap: float = 0.6, meld_gap: float = 0.8,
+            origin=ORIGIN, win_gap: float = 0.6, meld_gap: float = 0.8,
             touch_gap: float = 0.03, dora_at=(3.0, 2.5), scale: float = 1.0) -> Laid:
     """Detections of a shown hand.
 
@@ -116,7 +130,7 @@ def lay_out(concealed: str, win: str | None = None, melds: tuple = (), *, dora: 
     return out
 
 
-def discard_behind_the_dora(laid, origin=(200.0, 600.0)) -> int:
+def discard_behind_the_dora(laid, origin=ORIGIN) -> int:
     """Adds someone's discard (8m) just behind the dora `lay_out` placed, one tile height
     beyond them, with the role `other`; its index."""
     laid.dets.append(_det("8m", _quad(3.0 * W, 2.5 * H + 1.15 * H, W, H, origin, 0.0)))

@@ -9,10 +9,9 @@ import numpy as np
 from agari.vision.cores import CoreQuad
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
 from agari.vision.layout import analyse_layout
-from layout_factories import H, PointReader, W, lay_out
+from layout_factories import HAND, H, PointReader, W, lay_out
 
 IMAGE = np.zeros((1080, 1920, 3), np.uint8)
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 SEARCH = IndicatorFacesConfig(search=True)
 
 

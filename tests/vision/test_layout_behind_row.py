@@ -3,13 +3,10 @@ the hand's row takes them in; `ExtrasConfig.behind_row` still finds them (990093
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import HAND, H, W, _det, _quad, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
-OFF = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, behind_row=None))
+OFF = extras_config(behind_row=None)
 
 
 def _dora(laid) -> tuple[int, ...]:

@@ -6,16 +6,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, discard_behind_the_dora, lay_out, with_alternatives
+from agari.vision.layout import analyse_layout
+from layout_factories import (
+    ORIGIN,
+    H,
+    W,
+    _det,
+    _quad,
+    discard_behind_the_dora,
+    extras_config,
+    lay_out,
+    with_alternatives,
+)
 
-ORIGIN = (200.0, 600.0)
 CLOSED = dict(concealed="123m456p789s1122z", win="2z")
 OPEN = dict(concealed="456p789s1122z", win="2z", melds=(("pon", "111m", 0),))
 
 
-def _cfg(**kw):
-    return replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, **kw))
 
 
 def _role(laid, role: str) -> tuple[int, ...]:
@@ -27,15 +34,15 @@ def test_by_an_open_hand_a_tile_behind_the_dora_is_no_dora_with_them_for_ura() -
     (dora,) = _role(laid, "dora")
     behind = discard_behind_the_dora(laid)
     assert [m.kind for m in analyse_layout(laid.dets)[0].melds] == ["open"]
-    off = analyse_layout(laid.dets, config=_cfg(closed_ura=False))[0]
+    off = analyse_layout(laid.dets, config=extras_config(closed_ura=False))[0]
     assert (off.dora, off.ura) == ((behind,), (dora,))
-    on = analyse_layout(laid.dets, config=_cfg(closed_ura=True))[0]
+    on = analyse_layout(laid.dets, config=extras_config(closed_ura=True))[0]
     assert (on.dora, on.ura) == ((dora,), ())
 
 
 def test_a_closed_hand_keeps_its_ura() -> None:
     laid = lay_out(**CLOSED, dora="4p", ura="7s")
-    plan = analyse_layout(laid.dets, config=_cfg(closed_ura=True))[0]
+    plan = analyse_layout(laid.dets, config=extras_config(closed_ura=True))[0]
     assert (plan.dora, plan.ura) == (_role(laid, "dora"), _role(laid, "ura"))
 
 
@@ -53,13 +60,14 @@ def _far_wall_missing_stacks(p: float = 1.0):
 
 def test_an_indicator_one_missed_stack_from_the_backs_is_on_the_wall() -> None:
     laid = _far_wall_missing_stacks()
-    assert analyse_layout(laid.dets, config=_cfg(stack_gap=None))[0].dora == ()
-    assert analyse_layout(laid.dets, config=_cfg(stack_gap=1.5))[0].dora == _role(laid, "dora")
+    assert analyse_layout(laid.dets, config=extras_config(stack_gap=None))[0].dora == ()
+    dora = _role(laid, "dora")
+    assert analyse_layout(laid.dets, config=extras_config(stack_gap=1.5))[0].dora == dora
 
 
 def test_an_unsure_face_by_the_backs_is_not_joined_to_them() -> None:
     laid = _far_wall_missing_stacks(p=0.5)
-    assert analyse_layout(laid.dets, config=_cfg(stack_gap=1.5))[0].dora == ()
+    assert analyse_layout(laid.dets, config=extras_config(stack_gap=1.5))[0].dora == ()
 
 
 def test_ura_set_along_the_row_from_their_dora_are_still_their_ura() -> None:
@@ -67,9 +75,9 @@ def test_ura_set_along_the_row_from_their_dora_are_still_their_ura() -> None:
     (ura,) = _role(laid, "ura")
     shifted = [(x + 0.6 * W, y) for x, y in laid.dets[ura].quad]
     laid.dets[ura] = replace(laid.dets[ura], quad=tuple(shifted))
-    plan = analyse_layout(laid.dets, config=_cfg(ura_overlap=0.3))[0]
+    plan = analyse_layout(laid.dets, config=extras_config(ura_overlap=0.3))[0]
     assert (plan.dora, plan.ura) == (_role(laid, "dora"), (ura,))
-    assert analyse_layout(laid.dets, config=_cfg(ura_overlap=0.5))[0].dora == (ura,)
+    assert analyse_layout(laid.dets, config=extras_config(ura_overlap=0.5))[0].dora == (ura,)
 
 
 def test_a_row_of_discards_broken_into_groups_is_no_indicators() -> None:
@@ -79,8 +87,8 @@ def test_a_row_of_discards_broken_into_groups_is_no_indicators() -> None:
         laid.dets.append(_det(name, _quad(3.0 * W + k * 1.3 * W, 2.5 * H, W, H, ORIGIN, 0.0)))
         laid.roles.append("other")
     cfg = dict(one_per_kan=True, closed_ura=True)
-    assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=None))[0].dora == (dora,)
-    assert analyse_layout(laid.dets, config=_cfg(**cfg, row_chain=0.5))[0].dora == ()
+    assert analyse_layout(laid.dets, config=extras_config(**cfg, row_chain=None))[0].dora == (dora,)
+    assert analyse_layout(laid.dets, config=extras_config(**cfg, row_chain=0.5))[0].dora == ()
 
 
 def test_a_box_read_as_no_tile_beside_a_walls_indicator_is_none_of_its_faces() -> None:
@@ -89,5 +97,6 @@ def test_a_box_read_as_no_tile_beside_a_walls_indicator_is_none_of_its_faces() -
     unread = face + 1  # the stack after the indicator: its side boxed, read none, face more likely
     laid.dets[unread] = with_alternatives(laid.dets[unread], [("none", 0.4), ("7s", 0.3),
                                                                 ("back", 0.1)])
-    assert analyse_layout(laid.dets, config=_cfg(wall_named=False))[0].dora == (face, unread)
-    assert analyse_layout(laid.dets, config=_cfg(wall_named=True))[0].dora == (face,)
+    both = (face, unread)
+    assert analyse_layout(laid.dets, config=extras_config(wall_named=False))[0].dora == both
+    assert analyse_layout(laid.dets, config=extras_config(wall_named=True))[0].dora == (face,)

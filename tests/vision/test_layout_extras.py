@@ -7,12 +7,10 @@ from dataclasses import replace
 import pytest
 from agari.engine.tiles import BACK
 from agari.vision.layout import analyse_layout
-from layout_factories import H, Laid, W, _det, _quad, lay_out
+from layout_factories import HAND, ORIGIN, H, Laid, W, _det, _quad, lay_out
 
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
 """A hand with a kan: two dora indicators (`ExtrasConfig.one_per_kan`)."""
-ORIGIN = (200.0, 600.0)
 DORA_U, DORA_V = 3.0 * W, 2.5 * H  # the factory's default place for the dora group
 
 

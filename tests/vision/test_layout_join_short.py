@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad
-
-ORIGIN = (200.0, 600.0)
+from layout_factories import ORIGIN, H, W, _det, _quad
 
 
 def _row() -> tuple[list, list[str]]:

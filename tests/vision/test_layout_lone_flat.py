@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad
+from layout_factories import ORIGIN, H, W, _det, _quad
 
-ORIGIN = (200.0, 600.0)
 OFF = replace(DEFAULT_LAYOUT, lying=replace(DEFAULT_LAYOUT.lying, lone_flat=False))
 
 

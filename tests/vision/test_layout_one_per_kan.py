@@ -4,15 +4,12 @@ dead wall may show one more (a kan by another player)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import HAND, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
-OFF = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, one_per_kan=False))
-ON = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, one_per_kan=True))
+OFF = extras_config(one_per_kan=False)
+ON = extras_config(one_per_kan=True)
 
 
 def _dora(laid) -> tuple[int, ...]:

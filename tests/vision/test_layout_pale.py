@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from agari.engine.tiles import BACK
 from agari.vision.layout import analyse_layout
-from layout_factories import lay_out, with_alternatives
+from layout_factories import HAND, lay_out, with_alternatives
 
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
 PALE = [("5z", 0.92), (BACK, 0.03), ("7s", 0.01)]
 """A back the classifier reads as a blank 白, with a little back probability."""

@@ -3,15 +3,11 @@ dora and their ura, two rows, still are."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import HAND, ORIGIN, H, W, _det, _quad, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 KAN_HAND = dict(concealed="456p789s1122z", win="2z", melds=(("ankan", "1111m", None),))
 """A hand with a kan: two dora indicators (`ExtrasConfig.one_per_kan`)."""
-ORIGIN = (200.0, 600.0)
 
 
 def _rows(laid, rows: list[list[str]], u: float, v: float) -> list[list[int]]:
@@ -40,8 +36,7 @@ def test_without_the_rule_such_a_stack_gives_indicators() -> None:
     laid = lay_out(**HAND)
     _rows(laid, [["1z", "6z", "8p", "4p"], ["9m", "2z", "2p", "9s"], ["5s", "7m", "3p", "1s"]],
           3.0 * W, 2.5 * H)
-    off = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, pond_rows=0,
-                                                 one_per_kan=False))
+    off = extras_config(pond_rows=0, one_per_kan=False)
     assert analyse_layout(laid.dets, config=off)[0].dora != ()
 
 

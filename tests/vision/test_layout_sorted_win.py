@@ -8,9 +8,7 @@ from dataclasses import replace
 
 from agari.engine.tiles import Tile
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout, in_hand_order
-from layout_factories import H, W, _det, _quad
-
-ORIGIN = (200.0, 600.0)
+from layout_factories import ORIGIN, H, W, _det, _quad
 
 
 def even_row(names: str) -> list:

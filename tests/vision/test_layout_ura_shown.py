@@ -3,13 +3,10 @@ behind the dora is no dora with the true one as its ura."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import HAND, discard_behind_the_dora, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import discard_behind_the_dora, lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
-NO_URA = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, ura_shown=False))
+NO_URA = extras_config(ura_shown=False)
 
 
 def test_with_ura_shown_a_tile_behind_the_dora_takes_them_for_its_ura() -> None:

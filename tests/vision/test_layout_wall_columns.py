@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
+from agari.vision.layout import analyse_layout
+from layout_factories import HAND, ORIGIN, H, W, _det, _quad, extras_config, lay_out
 
-HAND = dict(concealed="123m456p789s1122z", win="2z")
-ORIGIN = (200.0, 600.0)
 U_DORA, V_DORA = 3.0 * W, 2.5 * H
 STEP = W * 1.03
 
@@ -36,8 +34,7 @@ def _dora(laid) -> list[int]:
 
 def test_pond_tiles_behind_the_walls_stacks_are_no_indicators() -> None:
     laid = _wall_with([(0, "3z", 0.65), (1, "3m", 0.65)])
-    off = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, wall_columns=False,
-                                                 one_per_kan=False))
+    off = extras_config(wall_columns=False, one_per_kan=False)
     assert len(analyse_layout(laid.dets, config=off)[0].dora) == 3  # taken before
     assert analyse_layout(laid.dets)[0].dora == tuple(_dora(laid))
 
@@ -55,7 +52,6 @@ def test_a_pond_row_of_five_behind_the_wall_leaves_its_indicator() -> None:
     # indicator once those behind its backs are taken out (`crowded_columns`, 1040080).
     laid = _wall_with([(k, t, 0.65) for k, t in zip((0, 1, 3, 4, 5), ("3z", "3m", "9s", "1p",
                                                                        "6m"), strict=True)])
-    crowded = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras,
-                                                     crowded_columns=False))
+    crowded = extras_config(crowded_columns=False)
     assert analyse_layout(laid.dets, config=crowded)[0].dora == ()
     assert analyse_layout(laid.dets)[0].dora == tuple(_dora(laid))

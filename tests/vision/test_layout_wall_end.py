@@ -4,21 +4,22 @@ on or beside the wall."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from agari.engine.tiles import BACK
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
+from agari.vision.layout import analyse_layout
 from agari.vision.layout_extras import _wall_end
-from layout_factories import H, W, _det, _quad, lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
-ORIGIN = (200.0, 600.0)
-U_WALL, V_WALL = 3.0 * W, 2.5 * H
-STEP = W * 1.03
-
-
-def _config(**flags):
-    return replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, **flags))
+from layout_factories import (
+    HAND,
+    ORIGIN,
+    STEP,
+    U_WALL,
+    V_WALL,
+    H,
+    W,
+    _det,
+    _quad,
+    extras_config,
+    lay_out,
+)
 
 
 def test_a_run_of_faces_is_cut_off_a_walls_end_holding_fewer_faces() -> None:
@@ -41,7 +42,7 @@ def _pond_touching_the_wall() -> tuple[list, int]:
 
 def test_a_pond_row_touching_the_wall_leaves_its_dora() -> None:
     dets, dora = _pond_touching_the_wall()
-    assert analyse_layout(dets, config=_config(wall_end=False))[0].dora == ()
+    assert analyse_layout(dets, config=extras_config(wall_end=False))[0].dora == ()
     assert analyse_layout(dets)[0].dora == (dora,)
 
 
@@ -60,7 +61,7 @@ def _face_off_the_walls_line(rise: float) -> tuple[list, int]:
 
 def test_a_face_a_little_off_the_walls_line_is_its_indicator() -> None:
     dets, dora = _face_off_the_walls_line(0.04)
-    assert analyse_layout(dets, config=_config(line_slack=0.0))[0].dora == ()
+    assert analyse_layout(dets, config=extras_config(line_slack=0.0))[0].dora == ()
     assert analyse_layout(dets)[0].dora == (dora,)
 
 

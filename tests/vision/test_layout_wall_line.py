@@ -5,20 +5,21 @@ called tile."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from agari.engine.tiles import BACK
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
-
-HAND = dict(concealed="123m456p789s1122z", win="2z")
-ORIGIN = (200.0, 600.0)
-U_WALL, V_WALL = 3.0 * W, 2.5 * H
-STEP = W * 1.03
-
-
-def _config(**flags):
-    return replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, **flags))
+from agari.vision.layout import analyse_layout
+from layout_factories import (
+    HAND,
+    ORIGIN,
+    STEP,
+    U_WALL,
+    V_WALL,
+    H,
+    W,
+    _det,
+    _quad,
+    extras_config,
+    lay_out,
+)
 
 
 def _pond_before_the_wall(overlap: float = 0.6, height: float = 1.3) -> tuple[list, int]:
@@ -36,7 +37,7 @@ def _pond_before_the_wall(overlap: float = 0.6, height: float = 1.3) -> tuple[li
 
 def test_a_pond_row_before_a_dead_wall_leaves_it_a_wall() -> None:
     dets, dora = _pond_before_the_wall()
-    assert analyse_layout(dets, config=_config(wall_line=False))[0].dora != (dora,)
+    assert analyse_layout(dets, config=extras_config(wall_line=False))[0].dora != (dora,)
     assert analyse_layout(dets)[0].dora == (dora,)
 
 
@@ -62,7 +63,7 @@ def _face_on_own_wall(width: float = 1.4, v0: float = 0.5) -> tuple[list, int]:
 
 def test_a_wide_face_on_a_wall_of_backs_is_the_dora() -> None:
     dets, face = _face_on_own_wall()
-    assert analyse_layout(dets, config=_config(wall_top=False))[0].dora == ()
+    assert analyse_layout(dets, config=extras_config(wall_top=False))[0].dora == ()
     assert analyse_layout(dets)[0].dora == (face,)
 
 
@@ -82,5 +83,5 @@ def _far_wall_and_loose_dora() -> tuple[list, int, int]:
 
 def test_a_wall_joined_across_a_missed_stack_ranks_by_distance() -> None:
     dets, loose, far = _far_wall_and_loose_dora()
-    assert analyse_layout(dets, config=_config(bridged_loose=False))[0].dora == (far,)
+    assert analyse_layout(dets, config=extras_config(bridged_loose=False))[0].dora == (far,)
     assert analyse_layout(dets)[0].dora == (loose,)

@@ -4,12 +4,9 @@ dora (1020095: a side read 白 made a nearer dead wall than the true one)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import ORIGIN, H, W, _det, _quad, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
-
-ORIGIN = (200.0, 600.0)
 STEP = W * 1.03
 
 
@@ -30,7 +27,7 @@ def _wall_and_its_side(gap: float):
 
 def test_a_face_in_a_walls_front_side_is_no_indicator() -> None:
     laid, dora, side = _wall_and_its_side(0.1)
-    off = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, wall_side=None))
+    off = extras_config(wall_side=None)
     assert analyse_layout(laid.dets, config=off)[0].dora == (side,)  # the nearer wall before
     assert analyse_layout(laid.dets)[0].dora == (dora,)
 

@@ -4,13 +4,10 @@ like a wall of more backs than the true one (990016)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from agari.vision.layout import analyse_layout
+from layout_factories import ORIGIN, H, W, _det, _quad, extras_config, lay_out
 
-from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
-from layout_factories import H, W, _det, _quad, lay_out
-
-ORIGIN = (200.0, 600.0)
-OFF = replace(DEFAULT_LAYOUT, extras=replace(DEFAULT_LAYOUT.extras, wall_sure=None))
+OFF = extras_config(wall_sure=None)
 
 
 def _wall(laid, labels: list[tuple[str, float]], v: float) -> list[int]:

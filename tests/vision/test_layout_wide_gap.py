@@ -9,9 +9,7 @@ from dataclasses import replace
 
 from agari.vision.layout import DEFAULT_LAYOUT, analyse_layout
 from agari.vision.layout_lying import LyingConfig, RowPose, called_variants, split_guesses
-from layout_factories import H, W, _det, _quad, lay_out
-
-ORIGIN = (200.0, 600.0)
+from layout_factories import ORIGIN, H, W, _det, _quad, lay_out
 
 
 def with_lying(**kw) -> object:

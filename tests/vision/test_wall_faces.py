@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 from agari.vision.layout import analyse_layout
 from agari.vision.wall_faces import WallFacesConfig, find_wall_faces
-from layout_factories import PointReader, lay_out
+from layout_factories import HAND, PointReader, lay_out
 
 IMAGE = np.zeros((1080, 1920, 3), np.uint8)
-HAND = dict(concealed="123m456p789s1122z", win="2z")
 
 
 def _without_dora(laid):
