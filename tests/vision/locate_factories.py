@@ -162,3 +162,16 @@ def hand_tiles_found(seed: int, cores, **config) -> int:
     dets = locate(image, config=replace(HAND_LOCATE, cores=cores, **config), judge=judge)
     quads = [np.asarray(d.quad, np.float32) for d in dets]
     return len(match_quads(truth, quads, iou=quad_iou, min_iou=0.5))
+
+
+def two_rows_photo(*, strokes: bool = False) -> np.ndarray:
+    """An 800x600 grey table with two rows of eight light tiles (the scale probe finds
+    them); with ``strokes``, a dark stroke on each face (so `locate` keeps them as faces)."""
+    img = np.full((600, 800, 3), 60, np.uint8)
+    for y in (150, 350):
+        for k in range(8):
+            x = 80 + k * 70
+            cv2.rectangle(img, (x, y), (x + 60, y + 80), (235, 235, 235), -1)
+            if strokes:
+                cv2.line(img, (x + 20, y + 30), (x + 40, y + 50), (20, 20, 20), 4)
+    return img

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
-import numpy as np
 from agari.vision.locate import DEFAULT_CONFIG, locate, working_size
 from agari.vision.locate_memo import LocateMemo
-
-
-def _tiles_photo() -> np.ndarray:
-    """A grey table with two rows of light tiles, each with a dark stroke."""
-    img = np.full((600, 800, 3), 60, np.uint8)
-    for y in (150, 350):
-        for k in range(8):
-            x = 80 + k * 70
-            cv2.rectangle(img, (x, y), (x + 60, y + 80), (235, 235, 235), -1)
-            cv2.line(img, (x + 20, y + 30), (x + 40, y + 50), (20, 20, 20), 4)
-    return img
+from locate_factories import two_rows_photo
 
 
 def test_same_working_size_is_located_once_with_the_same_tiles():
-    img = _tiles_photo()
+    img = two_rows_photo(strokes=True)
     loose = replace(DEFAULT_CONFIG, max_pixels=0.45e6)  # binds no more than 1 MP here
     tight = replace(DEFAULT_CONFIG, max_pixels=0.1e6)
     assert working_size(img, loose) == working_size(img, DEFAULT_CONFIG)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 from agari.vision.scale import shrink
+from locate_factories import two_rows_photo
 
 
 def test_shrink_averages_areas_only_up_to_area_pixels():
@@ -17,20 +18,12 @@ def test_shrink_averages_areas_only_up_to_area_pixels():
     assert not np.array_equal(area, linear)
 
 
-def _tiles_photo() -> np.ndarray:
-    """A grey table with two rows of light tiles (the probe finds them)."""
-    img = np.full((600, 800, 3), 60, np.uint8)
-    for y in (150, 350):
-        for k in range(8):
-            x = 80 + k * 70
-            cv2.rectangle(img, (x, y), (x + 60, y + 80), (235, 235, 235), -1)
-    return img
 
 
 def test_remembered_probes_measure_each_photo_once_and_give_the_same_answer(monkeypatch):
     import agari.vision.scale as scale
 
-    img = _tiles_photo()
+    img = two_rows_photo()
     fresh = scale.probe_lengths(img)
     want = [scale.choose_scale(img, cap) for cap in (0.2e6, 0.1e6)]
     calls = []
