@@ -64,14 +64,20 @@ def test_an_unsure_face_is_not_taken_so_far_off() -> None:
     assert analyse_layout(laid.dets, config=config)[0].dora == (dora,)
 
 
-def test_ura_a_stacks_side_below_a_dead_walls_indicator() -> None:
+def _wall_and_ura(below: float):
+    """A dead wall's indicator and a 7s on the table in front of the wall, its top ``below``
+    tile heights under the indicator's bottom: the detections, the dora's and the ura's index."""
     laid = lay_out(**CLOSED, dora="4p", dead_wall=True, dora_at=(3.0, 4.0))
     (dora,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
+    u = 3.0 * W + 2 * W * 1.03
+    laid.dets.append(_det("7s", _quad(u, 4.0 * H - (below + 1.0) * H, W, H, ORIGIN, 0.0)))
+    return laid, dora, len(laid.dets) - 1
+
+
+def test_ura_a_stacks_side_below_a_dead_walls_indicator() -> None:
     # The ura lies on the table in front of the wall, its top 1.6 tile heights below the
     # indicator's bottom (the wall's side between them).
-    u = 3.0 * W + 2 * W * 1.03
-    laid.dets.append(_det("7s", _quad(u, 4.0 * H - 2.6 * H, W, H, ORIGIN, 0.0)))
-    ura = len(laid.dets) - 1
+    laid, dora, ura = _wall_and_ura(1.6)
     off = analyse_layout(laid.dets, config=extras_config(wall_ura_gap=None))[0]
     assert (off.dora, off.ura) == ((dora,), ())
     on = analyse_layout(laid.dets, config=extras_config(wall_ura_gap=2.0))[0]
@@ -80,11 +86,7 @@ def test_ura_a_stacks_side_below_a_dead_walls_indicator() -> None:
 
 def test_ura_below_a_two_high_walls_side_seen_low() -> None:
     # 2.2 tile heights below the indicator's bottom (1040097: a two-high wall seen low).
-    laid = lay_out(**CLOSED, dora="4p", dead_wall=True, dora_at=(3.0, 4.0))
-    (dora,) = [i for i, r in enumerate(laid.roles) if r == "dora"]
-    u = 3.0 * W + 2 * W * 1.03
-    laid.dets.append(_det("7s", _quad(u, 4.0 * H - 3.2 * H, W, H, ORIGIN, 0.0)))
-    ura = len(laid.dets) - 1
+    laid, dora, ura = _wall_and_ura(2.2)
     before = analyse_layout(laid.dets, config=extras_config(wall_ura_gap=2.0))[0]
     assert (before.dora, before.ura) == ((dora,), ())
     now = analyse_layout(laid.dets)[0]
