@@ -89,11 +89,23 @@ def lost(failure: dict) -> int:
     return sum(((a - b) + (b - a)).values())
 
 
+def failures(run: str, seed: str) -> list[dict]:
+    """The failures listed in ``RUN/SEED.json``; a clear one-line error when unreadable."""
+    path = Path(run, f"{seed}.json")
+    try:
+        return json.loads(path.read_text())["synthetic"]["failures"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        kind = err.__class__.__name__
+        sys.exit(f"wrong_roles: {path}: not a photo_eval --show-failures run ({kind})")
+
+
 def main(argv: list[str]) -> None:
+    if not argv or argv[0].startswith("-"):
+        sys.exit("usage: python bench/wrong_roles.py RUN_DIR [SEED ...]")
     run, seeds = argv[0], argv[1:] or SETS
     total: Counter = Counter()
     for s in seeds:
-        for f in json.loads(Path(run, f"{s}.json").read_text())["synthetic"]["failures"]:
+        for f in failures(run, s):
             found = kinds(f)
             if not found:
                 continue
