@@ -60,6 +60,7 @@ from agari.vision.layout_lying import (
     RowPose,
     called_variants,
     joined_groups,
+    joined_pieces,
     lying_doubt,
     row_pose,
 )
@@ -222,6 +223,14 @@ class LayoutConfig:
     still does not (its first reading reads the flat 4s by its sideways cut, and the repair
     that reads it upright takes the plan with no winning tile). Measured with `weak_gap` 1.4
     and `LyingConfig.wide_after` 1 (figures there): no exact hand or score changed by it."""
+    end_backs: bool = True
+    """A row that reads only with tiles taken otherwise than seen (a sideways tile upright,
+    `upright_variants`) and has backs at its end(s) is also offered without those backs,
+    read as seen, after its plans (`_without_end_backs`): a tile beside the row lying face
+    down or read as a back (a pond's or wall's tile, a white dragon) is no hand tile, and
+    kept it left the melds no way to read but as concealed tiles (tuning render 990032
+    ``PPPPPPP P SPP SPP b``, read as fourteen concealed tiles). Rows with no plan at all
+    were already read without them. Figures in docs/photo.md ("2. Layout")."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -590,43 +599,11 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
             for turned in ([False, True] if flip is None else [flip])]
     # The tokens as seen, in either frame; else with a sideways tile taken as upright.
     for variants in (False, True):
-        for k, (f, turned, cols, tokens, pose) in enumerate(seen):
-            plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
-            if not plans:
-                continue
-            if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens,
-                                                             config.apart_groups):
-                other = _frame_plans(*seen[1], variants, upright, config)
-                if other and _wins_alone(other[0][0], plans[0][0]):
-                    return other
-            # A lone called tile read as a concealed one, or concealed tiles in three
-            # groups or more: seen from across, a hand laid out as usual (a winning tile
-            # apart, melds after it) reads so as located; turned round it reads as laid.
-            if k == 0 and len(seen) == 2 and not variants and not upright and \
-                    (_called_concealed(plans[0][0], cols, tokens)
-                     or _scattered(plans[0][0], cols, tokens)):
-                other = _frame_plans(*seen[1], variants, upright, config)
-                if other and _calls_all(other[0][0], seen[1][2], seen[1][3]):
-                    return other
-            if config.fewer_guesses and k == 0 and len(seen) == 2 and not variants \
-                    and not upright and (guessed := _guessed(plans[0][0], cols, tokens)):
-                # As located, the row reads only with called tiles guessed in melds that
-                # show none; turned round, with fewer: the hand seen from across.
-                other = _frame_plans(*seen[1], variants, upright, config)
-                if other and other[0][0].size in HAND_SIZES and other[0][0].melds and \
-                        _guessed(other[0][0], seen[1][2], seen[1][3]) < guessed:
-                    return other + plans
-            after: list[tuple[LayoutPlan, set[int]]] = []
-            if k == 1 and not variants and not upright:
-                # The row reads as located only with a sideways tile taken upright; where
-                # that sets apart the turned reading's first tile, it is the likelier.
-                level = _frame_plans(*seen[0], True, upright, config)
-                if level and _winner_first(plans[0][0], level[0][0]):
-                    if not config.winner_one_side or _sideways(seen[0][3]) <= 1:
-                        return level + plans
-                    after = [p for p in level if p not in plans]  # the turned one first
-            return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
-                    + plans + _lying_end(dets, seen[k], variants, upright, config) + after)
+        if plans := _first_plans(dets, seen, variants, upright, config):
+            if variants and config.end_backs:
+                plans += [p for p in _without_end_backs(dets, row, frame, config, flip, upright)
+                          if p not in plans]
+            return plans
     # Backs outside a closed kan are no hand tiles (a wall beside or behind a standing
     # hand, a table patch between tiles): read the row without those at its ends, then
     # without any (its gaps may read then).
@@ -645,19 +622,84 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
     return [(LayoutPlan(f, faces, flipped=bool(flip), notes=(note,)), set(faces))]
 
 
+def _first_plans(dets: list[TileDetection], seen: list[tuple], variants: bool, upright: bool,
+                 config: LayoutConfig) -> list[tuple[LayoutPlan, set[int]]]:
+    """The plans of the first frame in ``seen`` that reads (`_plans_as_seen`), with tiles
+    taken otherwise than seen where ``variants``; empty where none does."""
+    for k, (f, turned, cols, tokens, pose) in enumerate(seen):
+        plans = _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
+        if not plans:
+            continue
+        if k == 0 and len(seen) == 2 and _apart_at_start(plans[0][0], tokens,
+                                                         config.apart_groups):
+            other = _frame_plans(*seen[1], variants, upright, config)
+            if other and _wins_alone(other[0][0], plans[0][0]):
+                return other
+        # A lone called tile read as a concealed one, or concealed tiles in three
+        # groups or more: seen from across, a hand laid out as usual (a winning tile
+        # apart, melds after it) reads so as located; turned round it reads as laid.
+        if k == 0 and len(seen) == 2 and not variants and not upright and \
+                (_called_concealed(plans[0][0], cols, tokens)
+                 or _scattered(plans[0][0], cols, tokens)):
+            other = _frame_plans(*seen[1], variants, upright, config)
+            if other and _calls_all(other[0][0], seen[1][2], seen[1][3]):
+                return other
+        if config.fewer_guesses and k == 0 and len(seen) == 2 and not variants \
+                and not upright and (guessed := _guessed(plans[0][0], cols, tokens)):
+            # As located, the row reads only with called tiles guessed in melds that
+            # show none; turned round, with fewer: the hand seen from across.
+            other = _frame_plans(*seen[1], variants, upright, config)
+            if other and other[0][0].size in HAND_SIZES and other[0][0].melds and \
+                    _guessed(other[0][0], seen[1][2], seen[1][3]) < guessed:
+                return other + plans
+        after: list[tuple[LayoutPlan, set[int]]] = []
+        if k == 1 and not variants and not upright:
+            # The row reads as located only with a sideways tile taken upright; where
+            # that sets apart the turned reading's first tile, it is the likelier.
+            level = _frame_plans(*seen[0], True, upright, config)
+            if level and _winner_first(plans[0][0], level[0][0]):
+                if not config.winner_one_side or _sideways(seen[0][3]) <= 1:
+                    return level + plans
+                after = [p for p in level if p not in plans]  # the turned one first
+        return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
+                + plans + _lying_end(dets, seen[k], variants, upright, config) + after)
+    return []
+
+
+def _without_end_backs(dets: list[TileDetection], row: list[int], frame: HandFrame,
+                       config: LayoutConfig, flip: bool | None, upright: bool
+                       ) -> list[tuple[LayoutPlan, set[int]]]:
+    """The plans of the row less the backs at its ends, read as seen (`LayoutConfig.end_backs`);
+    empty where no back ends it or it reads no way as seen."""
+    inner = without_end_backs(dets, row, frame)
+    if len(inner) == len(row):
+        return []
+    seen = [_row_seen(dets, inner, frame, config, turned)
+            for turned in ([False, True] if flip is None else [flip])]
+    return _first_plans(dets, seen, False, upright, config)
+
+
 def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
                      config: LayoutConfig, tile_width: float) -> tuple[list[str], RowPose]:
     """Each group's tokens and the row's pose, groups of melds parted in the wrong place
-    joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
-    for _ in range(2):
+    joined (`layout_lying.joined_groups`), as are melds-only pieces narrower than a meld
+    (`layout_lying.joined_pieces`); ``tile_width`` in pixels of ``ext``."""
+    lying = config.lying
+    for _ in range(4):
         side = sideways_flags(dets, ext, groups, config.geometry)
         geo = config.geometry
         stacks = raised(groups, ext, side, dets, geo.stack_raise, geo.stack_gap * tile_width,
                         LIFTED_SIDEWAYS) if geo.stack_raise is not None else set()
         tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
-        if config.lying.join_groups and (joined := joined_groups(
-                groups, tokens, pose, short=config.lying.join_short)):
+        if lying.join_groups and (joined := joined_groups(
+                groups, tokens, pose, short=lying.join_short)):
+            groups = joined
+            continue
+        if lying.join_pieces and lying.wide_gap is not None and tile_width > 0 and \
+                (joined := joined_pieces(groups, tokens, pose, [
+                    row_gaps([a[-1], b[0]], ext)[0] / tile_width
+                    for a, b in zip(groups, groups[1:], strict=False)], lying.wide_gap)):
             groups = joined
             continue
         break

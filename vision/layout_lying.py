@@ -112,6 +112,14 @@ class LyingConfig:
     1030061: the first meld, its called tile not seen, read as concealed tiles). Needs
     `wide_gap` (the group holds melds alone only from its first called tile on otherwise);
     figures there."""
+    join_pieces: bool = True
+    """Join melds-only pieces of the row each narrower than a meld and lying less than
+    `wide_gap` tile widths apart into one group (`joined_pieces`): a meld whose quads the
+    locator left loose, or boxed so that gaps open inside it, fell into lone tiles or a pair
+    and a lone tile, none of them a meld's width, and read as concealed tiles or nothing
+    (tuning renders 1030032 ``P P P`` after the winning tile, 990063 ``PP P``: its pon's
+    called tile then guessed on the wrong side). Needs `wide_gap`. Figures in docs/photo.md
+    ("2. Layout")."""
 
 
 DEFAULT_LYING = LyingConfig()
@@ -372,6 +380,27 @@ def joined_groups(groups: list[list[list[int]]], tokens: list[str], pose: RowPos
     return out if len(out) < len(groups) else None
 
 
+def joined_pieces(groups: list[list[list[int]]], tokens: list[str], pose: RowPose,
+                  gaps: list[float], most: float) -> list[list[list[int]]] | None:
+    """The row's groups with each run of melds-only pieces (`_melds_only`, from their first
+    column) narrower than a meld, lying less than ``most`` tile widths apart, joined into
+    one group (`LyingConfig.join_pieces`; ``gaps``: tile widths between each group and the
+    next); None when no two are joined."""
+    bound = _melds_only(tokens, pose)
+    out = [list(groups[0])]
+    for g in range(1, len(groups)):
+        if _piece(g - 1, tokens, bound) and _piece(g, tokens, bound) and gaps[g - 1] < most:
+            out[-1] = out[-1] + list(groups[g])
+        else:
+            out.append(list(groups[g]))
+    return out if len(out) < len(groups) else None
+
+
+def _piece(g: int, tokens: list[str], bound: dict[int, int]) -> bool:
+    """Group ``g`` holds melds alone and is narrower than one meld."""
+    return bound.get(g) == 0 and len(tokens[g]) < MELD_WIDTH
+
+
 def _melds_only(tokens: list[str], pose: RowPose) -> dict[int, int]:
     """Groups that can hold only melds, each with the column they do so from: a group lying
     flat past the first, the group holding the row's first called tile from that tile on,
@@ -413,5 +442,5 @@ def lying_doubt(cut: list[Chunk], pose: RowPose, doubted: frozenset[int],
 
 
 __all__ = ["DEFAULT_LYING", "LyingConfig", "RowPose", "UNFILLABLE", "called_variants",
-           "chunk_guesses", "group_guesses", "joined_groups", "kan_guesses", "lying_doubt",
-           "row_pose", "split_guesses"]
+           "chunk_guesses", "group_guesses", "joined_groups", "joined_pieces", "kan_guesses",
+           "lying_doubt", "row_pose", "split_guesses"]
