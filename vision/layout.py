@@ -661,8 +661,9 @@ def _first_plans(dets: list[TileDetection], seen: list[tuple], variants: bool, u
                 if not config.winner_one_side or _sideways(seen[0][3]) <= 1:
                     return level + plans
                 after = [p for p in level if p not in plans]  # the turned one first
+        end = [p for p in _lying_end(dets, seen[k], variants, upright, config) if p not in plans]
         return (_apart_by_widest(dets, seen, plans[0][0], variants, upright, config)
-                + plans + _lying_end(dets, seen[k], variants, upright, config) + after)
+                + plans + end + after)
     return []
 
 
@@ -812,7 +813,9 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     starts = np.cumsum([0, *sizes])
     groups = [cols[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
-    split, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+    # The tile split off here is no meld's piece (`LyingConfig.join_pieces` would join it back).
+    apart = replace(config, lying=replace(config.lying, join_pieces=False))
+    split, pose = _tokens_and_pose(dets, ext, groups, apart, f.tile_width)
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 
