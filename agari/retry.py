@@ -161,9 +161,11 @@ class RetryConfig:
     that repeat a doubtful reading are no second opinion (`firm`), yet they kept the first
     reading: 1020003 (a shaky winning shape read again twice, one scale read the true hand
     at 0.89), 990094, 990032 (a crop read the true hand, every scale the first one).
-    Without asking it to score, a firm reading of a hand with no yaku overruled a right
-    one on 1030000. False: the first reading is kept unless two readings agree on another
-    hand (or one is `sure`)."""
+    Whole photo_eval with `LayoutConfig.weak_gap_over` (hands/scores/layouts): 1020000
+    82/78/65 -> 83/79/66, 990000 79/79/66 -> 82/81/68 (with 990045, the layout's), 1040000,
+    1030000, 1000000, guard 980000 and real variants the same. Without asking it to score,
+    an earlier build lost a hand on 1030000. False: the first reading is kept unless two
+    readings agree on another hand (or one is `sure`)."""
     confirm: int | None = 1
     """A shaky hand (the first reading's) is given back as soon as one other reading makes
     the same hand, itself not shaky and overruling the classifier on at most this many

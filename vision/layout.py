@@ -174,7 +174,9 @@ class LayoutConfig:
     much wider (tile widths) than that median is evidence too, though under `weak_gap_min`:
     the winning tile set apart there still overlaps or touches its neighbour (tuning render
     990045: gaps -0.34, -0.29, -0.29, then 0.00 before the winning 5m). A row whose median
-    gap is 0 or more is judged as before. None: off."""
+    gap is 0 or more is judged as before. None: off. Whole photo_eval with
+    `RetryConfig.firm_alone`: gains 990045 alone, no other scene, guard or real variant
+    changed by it."""
     sorted_win: bool = True
     """A complete hand with no tile set apart whose concealed tiles but the last lie sorted
     (each suit together, honours last, numbers rising) and whose last one breaks that order
