@@ -153,6 +153,19 @@ class RetryConfig:
     doubtful readings alone are kept for last, after `sure` and `lone`, the one with most
     readings winning, the first reading counted with its own hand (1000084). False: the first
     agreement reached is taken."""
+    firm_alone: bool = True
+    """Where the first reading made a doubtful hand (`no_hand`) and every other reading that
+    made a hand either repeated it, itself doubtful, or is the one reading of another hand,
+    that other hand is taken if its reading is firm: not doubtful, scoring (level
+    ``scores``) and overruling the classifier on no tile (no `Reading.corrections`). Scales
+    that repeat a doubtful reading are no second opinion (`firm`), yet they kept the first
+    reading: 1020003 (a shaky winning shape read again twice, one scale read the true hand
+    at 0.89), 990094, 990032 (a crop read the true hand, every scale the first one).
+    Whole photo_eval with `LayoutConfig.weak_gap_over` (hands/scores/layouts): 1020000
+    82/78/65 -> 83/79/66, 990000 79/79/66 -> 82/81/68 (with 990045, the layout's), 1040000,
+    1030000, 1000000, guard 980000 and real variants the same. Without asking it to score,
+    an earlier build lost a hand on 1030000. False: the first reading is kept unless two
+    readings agree on another hand (or one is `sure`)."""
     confirm: int | None = 1
     """A shaky hand (the first reading's) is given back as soon as one other reading makes
     the same hand, itself not shaky and overruling the classifier on at most this many
@@ -226,6 +239,7 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
     (`RetryConfig.sure`); with every attempt's time. ``first`` comes back at once where a
     reading confirms the hand it made (`RetryConfig.confirm`)."""
     timings, seen, sure, lone = list(first.timings), [], None, None
+    read = []  # the reading of each key in ``seen``
     doubtful, agreed = [], {}  # per reading in ``seen``; the doubtful agreements by hand
     own = layout_key(first.reading.layout) if first.error is None and \
         first.reading is not None else None
@@ -251,6 +265,7 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
                     "being doubtful: another made the same hand")
             return replace(first, timings=tuple(timings), notes=(*first.notes, note))
         seen.append(key)
+        read.append(got)
         doubtful.append(cfg.firm and no_hand(got, cfg))
         if seen.count(key) >= cfg.agree:
             if not all(d for other, d in zip(seen, doubtful, strict=True) if other == key):
@@ -270,10 +285,28 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
         note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
                 "the first reading made no hand; only one other made one, this one")
         return replace(lone, timings=tuple(timings), notes=(*lone.notes, note))
+    if cfg.firm_alone and own is not None and (alone := _firm_alone(own, seen, read, cfg)):
+        note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
+                "the first reading made a doubtful hand, the others repeated it or made none; "
+                "one made this one, firmly")
+        return replace(alone, timings=tuple(timings), notes=(*alone.notes, note))
     if agreed:  # doubtful readings alone agreed: the most of them, the first with its own
         return _agreed(agreed[max(agreed, key=lambda key: seen.count(key) + (key == own))],
                        first, timings)
     return replace(first, timings=tuple(timings))
+
+
+def _firm_alone(own: tuple, seen: list[tuple], read: list, cfg: RetryConfig) -> object | None:
+    """The one reading in ``read`` (keyed by ``seen``) of a hand other than ``own`` where it
+    is firm and every other is a doubtful repeat of ``own`` (`RetryConfig.firm_alone`)."""
+    other = [got for key, got in zip(seen, read, strict=True) if key != own]
+    if len(other) != 1 or any(not no_hand(got, cfg) for key, got in zip(seen, read, strict=True)
+                              if key == own):
+        return None
+    got = other[0]
+    firm = not got.reading.corrections and getattr(got.reading, "level", None) == "scores" \
+        and not no_hand(got, cfg)
+    return got if firm else None
 
 
 def _agreed(got, first, timings: list) -> object:

@@ -169,6 +169,15 @@ class LayoutConfig:
     exact, photo by photo the same."""
     weak_gap_min: float = 0.04
     """The least gap (tile widths) `weak_gap` takes for evidence."""
+    weak_gap_over: float | None = 0.2
+    """Where the concealed tiles' quads overlap (their median gap below 0: a tightly packed
+    row, or quads reaching over their neighbours), a gap before the last concealed tile this
+    much wider (tile widths) than that median is evidence too, though under `weak_gap_min`:
+    the winning tile set apart there still overlaps or touches its neighbour (tuning render
+    990045: gaps -0.34, -0.29, -0.29, then 0.00 before the winning 5m). A row whose median
+    gap is 0 or more is judged as before. None: off. Whole photo_eval with
+    `RetryConfig.firm_alone`: gains 990045 alone, no other scene, guard or real variant
+    changed by it."""
     sorted_win: bool = True
     """A complete hand with no tile set apart whose concealed tiles but the last lie sorted
     (each suit together, honours last, numbers rising) and whose last one breaks that order
@@ -411,7 +420,8 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
         if config.last_wins and (last := _last_wins(laid)) is not None:
             out.append(last)
         elif config.weak_gap is not None and \
-                (gapped := _gap_wins(dets, laid, config.weak_gap, config.weak_gap_min)):
+                (gapped := _gap_wins(dets, laid, config.weak_gap, config.weak_gap_min,
+                                     config.weak_gap_over)):
             out.append(gapped)
         elif config.sorted_win and (unsorted := _unsorted_wins(dets, laid)) is not None:
             out.append(unsorted)
@@ -444,17 +454,23 @@ def _last_wins(plan: LayoutPlan) -> LayoutPlan | None:
                    notes=(*plan.notes, note))
 
 
-def _gap_wins(dets: list[TileDetection], plan: LayoutPlan, ratio: float, least: float
-              ) -> LayoutPlan | None:
+def _gap_wins(dets: list[TileDetection], plan: LayoutPlan, ratio: float, least: float,
+              over: float | None = None) -> LayoutPlan | None:
     """A complete hand with no tile set apart, read with its last concealed tile (the one
     nearest the melds, in the plan's reading direction) as the winning tile where the gap
     before it is at least ``least`` tile widths and ``ratio`` times the median gap between
-    the concealed tiles (`LayoutConfig.weak_gap`); None otherwise."""
+    the concealed tiles (`LayoutConfig.weak_gap`), or, where that median is below 0 (quads
+    overlapping), at least ``over`` more than it (`LayoutConfig.weak_gap_over`); None
+    otherwise."""
     if plan.win is not None or plan.apart is not None or plan.size != 14 or \
             len(plan.concealed) < 4:
         return None
     gaps = concealed_gaps(dets, plan)
-    if gaps[-1] < max(least, ratio * max(float(np.median(gaps)), 0.0)):
+    median = float(np.median(gaps))
+    need = max(least, ratio * max(median, 0.0))
+    if over is not None and median < 0.0:
+        need = min(need, median + over)
+    if gaps[-1] < need:
         return None
     note = "a wider gap before the last concealed tile: taken as the winning tile"
     return replace(plan, concealed=plan.concealed[:-1], win=plan.concealed[-1],

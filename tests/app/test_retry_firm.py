@@ -45,3 +45,49 @@ def test_doubtful_readings_that_agree_are_still_taken_when_nothing_firmer_is_rea
     got = retried(first, again, DEFAULT_RETRY)
     assert hand(got) == TRUE and len(got.timings) == 4
     assert any("read again at 4" in note for note in got.notes)
+
+
+def scoring(hand: str, confidence: float, corrections: int = 0,
+            level: str = "scores") -> PhotoResult:
+    got = photo(hand, confidence)
+    got.reading.level = level
+    got.reading.corrections = ((0, "3s", "4s"),) * corrections
+    return got
+
+
+NONE = PhotoResult("", 1920, 1080, error=InvalidHand("got 12 tiles"))
+ALONE_OFF = RetryConfig(firm_alone=False)
+
+
+def test_one_firm_reading_of_another_hand_beats_a_doubtful_hand_only_repeated():
+    # 1020003: two scales read the shaky first hand again, one read the true hand at 0.89.
+    first = photo(SHAKY, 0.4)
+    again = [lambda: photo(SHAKY, 0.4)] * 2 + [lambda: scoring(TRUE, 0.9), lambda: NONE]
+    got = retried(first, again, DEFAULT_RETRY)
+    assert hand(got) == TRUE and any("firmly" in note for note in got.notes)
+    assert hand(retried(first, again, ALONE_OFF)) == SHAKY
+    # Where no other reading made a hand at all, too.
+    assert hand(retried(first, [lambda: scoring(TRUE, 0.9), lambda: NONE], DEFAULT_RETRY)) \
+        == TRUE
+
+
+def test_the_other_reading_must_score_and_overrule_nothing():
+    first = photo(SHAKY, 0.4)
+    for other in (scoring(TRUE, 0.9, level="winning shape"), scoring(TRUE, 0.9, corrections=1),
+                  scoring(TRUE, 0.4)):
+        again = [lambda: photo(SHAKY, 0.4), lambda o=other: o]
+        assert hand(retried(first, again, DEFAULT_RETRY)) == SHAKY
+
+
+def test_not_against_a_firm_repeat_of_the_first_hand_or_a_third_hand():
+    first = photo(SHAKY, 0.4)
+    repeated = scoring(SHAKY, 0.9, corrections=2)  # firm but overruling: confirms nothing
+    again = [lambda: repeated, lambda: scoring(TRUE, 0.9)]
+    assert hand(retried(first, again, DEFAULT_RETRY)) == SHAKY
+    third = [lambda: scoring(TRUE, 0.9), lambda: photo("123m456p789s11z44z4z", 0.4)]
+    assert hand(retried(first, third, DEFAULT_RETRY)) == SHAKY
+
+
+def test_not_where_the_first_reading_made_no_hand():
+    again = [lambda: scoring(TRUE, 0.9), lambda: photo(SHAKY, 0.4)]
+    assert retried(NONE, again, DEFAULT_RETRY).error is not None

@@ -70,9 +70,14 @@ def test_a_shaky_hand_gives_way_to_two_readings_that_agree(scales):
 
 
 def test_a_shaky_hand_no_two_readings_contradict_is_kept(scales):
+    # Two other hands, each read once: neither is alone against the first (one firm reading
+    # of one other hand would be taken, `RetryConfig.firm_alone`), and they disagree.
     asked, hands = scales
     hands[FIRST] = reading("123m456p789s11z22z2z", SHAKY)
     hands[0.7e6] = reading("123m456p789s11z33z3z", SURE)  # more sure, not sure alone
+    hands[0.5e6] = reading("123m456p789s11z44z4z", SURE)
+    for other in (hands[0.7e6], hands[0.5e6]):
+        other.level = "scores"
     got = read_photo(PHOTO, SITUATION, classifier=_Eye())
     assert len(asked) > 1 and got.reading is hands[FIRST]
 

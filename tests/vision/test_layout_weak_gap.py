@@ -54,3 +54,22 @@ def test_by_default_a_gap_one_and_a_half_times_the_rows_is_enough() -> None:
     # An even row still takes no tile.
     even = lay_out("123456789m12344p", touch_gap=0.04)
     assert analyse_layout(even.dets)[0].win is None
+
+
+def test_in_a_row_of_overlapping_quads_a_gap_wider_than_theirs_is_enough() -> None:
+    # 990045: quads reaching 0.25 tile widths over their neighbours, the winning tile's only
+    # touching (gap 0): under `weak_gap_min`, yet 0.25 over the row's median gap.
+    laid = lay_out("123456789m1234p", "4p", win_gap=0.0, touch_gap=-0.25)
+    assert analyse_layout(laid.dets)[0].win == laid.roles.index("win")
+    off = analyse_layout(laid.dets, config=replace(DEFAULT_LAYOUT, weak_gap_over=None))[0]
+    assert off.win is None and len(off.concealed) == 14
+    # Not where the winning tile's gap is less than `weak_gap_over` wider than the others'.
+    near = lay_out("123456789m1234p", "4p", win_gap=-0.1, touch_gap=-0.25)
+    assert analyse_layout(near.dets)[0].win is None
+
+
+def test_an_even_row_of_overlapping_quads_keeps_every_candidate() -> None:
+    even = lay_out("123456789m12344p", touch_gap=-0.25)
+    plans = analyse_layout(even.dets)
+    assert plans[0].win is None
+    assert plans == analyse_layout(even.dets, config=replace(DEFAULT_LAYOUT, weak_gap_over=None))
