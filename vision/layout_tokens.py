@@ -49,10 +49,11 @@ def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarra
 
 def _stacked(col: list[int], dets: list[TileDetection], side: np.ndarray,
              raised: frozenset[int] | set[int]) -> bool:
-    """Two sideways faces one on the other, or one lying on a hidden tile."""
-    if len(col) == 1:
-        return col[0] in raised
-    return all(side[i] and not is_face_down(dets[i]) for i in col)
+    """Two sideways faces one on the other, or one lying on a hidden tile (or under an unread
+    one, `agari.vision.layout_stacks.capped`)."""
+    if col[0] in raised:
+        return True
+    return len(col) > 1 and all(side[i] and not is_face_down(dets[i]) for i in col)
 
 
 def face_first(col: list[int], dets: list[TileDetection]) -> list[int]:
