@@ -238,7 +238,7 @@ LIFTED_FLAT = 2.0
 CAP_LENGTH = (0.75, 1.35)
 """An added kan's unread upper tile (`capped`) is between these many times as long along the
 row as the sideways tile it lies on: the same tile lying the same way, its quad a little
-short or long (tuning render 1030048: 0.92)."""
+short or long (tuning render 1030048: 0.91)."""
 CAP_SURE = 0.5
 """A face read at under this probability may be an added kan's upper tile (`capped`); one
 read surely is some other tile (a dora, a pond's)."""
@@ -588,17 +588,11 @@ def _row_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
     groups = split_by_gaps(cols, ext, group_limit(
         cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
         relative=config.relative_gap))
-    tokens, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
-    return f, turned, _stack_faces(cols, "".join(tokens), dets), tokens, pose
-
-
-def _stack_faces(cols: list[list[int]], tokens: str, dets: list[TileDetection]
-                 ) -> list[list[int]]:
-    """The columns, each stack's (``K``) holding only its faces: a quad over the stack's lower
-    tile read as no tile (a second box over it) is none of the kan's tiles, and a stack found
-    by its unread upper tile (`capped`) is read from its lower tile alone."""
-    return [[i for i in col if i == col[0] or isinstance(dets[i].label, Tile)]
-            if token == "K" else col for col, token in zip(cols, tokens, strict=True)]
+    tokens, pose, alone = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+    # A stack found by its unread upper tile (`capped`) is read from its lower tile alone: a
+    # second quad over that tile is none of the kan's.
+    cols = [col[:1] if col[0] in alone else col for col in cols]
+    return f, turned, cols, tokens, pose
 
 
 def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
@@ -666,18 +660,25 @@ def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
 
 
 def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
-                     config: LayoutConfig, tile_width: float) -> tuple[list[str], RowPose]:
+                     config: LayoutConfig, tile_width: float
+                     ) -> tuple[list[str], RowPose, set[int]]:
     """Each group's tokens and the row's pose, groups of melds parted in the wrong place
-    joined (`layout_lying.joined_groups`); ``tile_width`` in pixels of ``ext``."""
+    joined (`layout_lying.joined_groups`), and the stacks found by an unread upper tile whose
+    columns hold more quads than the stack's tile (`capped`); ``tile_width`` in pixels of
+    ``ext``."""
+    alone: set[int] = set()
     for _ in range(2):
         side = sideways_flags(dets, ext, groups, config.geometry)
         geo = config.geometry
         stacks = raised(groups, ext, side, dets, geo.stack_raise, geo.stack_gap * tile_width,
                         LIFTED_SIDEWAYS) if geo.stack_raise is not None else set()
         if geo.stack_cap is not None:
-            stacks = stacks | capped([c for g in groups for c in g], ext, side, dets,
-                                     _caps(dets, groups), geo.stack_cap, CAP_LENGTH,
-                                     geo.stack_overlap)
+            cols = [c for g in groups for c in g]
+            caps = capped(cols, ext, side, dets, _caps(dets, groups), geo.stack_cap,
+                          CAP_LENGTH, geo.stack_overlap)
+            stacks = stacks | caps
+            alone = {c[0] for c in cols if c[0] in caps and len(c) > 1
+                     and not all(side[i] and not is_face_down(dets[i]) for i in c)}
         tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
         if config.lying.join_groups and (joined := joined_groups(
@@ -685,7 +686,7 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
             groups = joined
             continue
         break
-    return tokens, pose
+    return tokens, pose, alone
 
 
 def _caps(dets: list[TileDetection], groups: list[list[list[int]]]) -> list[int]:
@@ -777,7 +778,7 @@ def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutP
                                              config.min_group_gap * f.tile_width):
             continue
         groups = [cols[:-1], cols[-1:]]
-        tokens, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+        tokens, pose, _ = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
         return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
     return []
 
@@ -802,7 +803,7 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     starts = np.cumsum([0, *sizes])
     groups = [cols[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
-    split, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+    split, pose, _ = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 

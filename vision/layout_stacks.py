@@ -70,7 +70,7 @@ def capped(cols: list[list[int]], ext: np.ndarray, side: np.ndarray, dets: list[
     ``length`` times its length along the row, and its mid-line lies between ``lift`` of
     the sideways tile's extents across the row above the sideways tile's: seen at a slant
     the upper tile sits a tile's thickness and more across the row, against the lower one
-    or just beyond it (tuning render 1030048: a 5s's cap read ``none`` at 0.94, 1.3 of the
+    or just beyond it (tuning render 1030048: a 5s's cap read ``none`` at 0.94, 1.5 of the
     5s's heights above it).
 
     ``ext``: ``(N, 4)`` extents in the hand's frame; ``side``: bool ``(N,)`` sideways
