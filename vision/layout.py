@@ -73,6 +73,7 @@ from agari.vision.layout_tokens import (
     face_first,
     row_tokens,
     upright_variants,
+    white_kans,
 )
 from agari.vision.layout_twins import twins
 from agari.vision.recent import RECENT
@@ -705,7 +706,8 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     groups that show none (`called_variants`)."""
     seen: list[tuple[list[str], frozenset[int]]] = [(as_seen(tokens), frozenset())]
     tried = [(v, frozenset()) for v in upright_variants(tokens)] if variants \
-        else seen + called_variants(seen[0][0], pose, config.lying)
+        else seen + called_variants(seen[0][0], pose, config.lying) \
+        + [(v, frozenset()) for v in white_kans(tokens)]
     if upright and not variants:
         tried += [(v, frozenset()) for v in upright_variants(tokens)]
     plans = []

@@ -44,7 +44,29 @@ def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarra
             det = dets[col[0]]
             pale = det.label == WHITE_DRAGON and back_mass(det) >= PALE_BACK
             out.append("w" if pale else "P")
+    for k in range(len(cols) - 3):
+        if _white_kan(cols[k:k + 4], dets, out[k:k + 4]):
+            out[k] = out[k + 3] = "w"
     return "".join(out)
+
+
+def _white_kan(cols: list[list[int]], dets: list[TileDetection], tokens: list[str]) -> bool:
+    """Four columns shaped like a closed kan whose backs both read as 白: white dragons at the
+    ends, two faces of one other name between (a blank 白 and a pale back look alike; in a
+    sorted hand the white dragons lie together)."""
+    a, b, c, d = (dets[col[0]].label for col in cols)
+    return a == d == WHITE_DRAGON and b == c != WHITE_DRAGON and tokens[1] == tokens[2] == "P"
+
+
+def white_kans(tokens: list[str]) -> list[list[str]]:
+    """The row's tokens as seen with each ``wPPw`` (a closed kan whose backs read as 白, or
+    pale backs) read as ``BPPB``, one variant for all such."""
+    if not any(WHITE_KAN in t for t in tokens):
+        return []
+    return [as_seen([t.replace(WHITE_KAN, "BPPB") for t in tokens])]
+
+
+WHITE_KAN = "wPPw"
 
 
 def _stacked(col: list[int], dets: list[TileDetection], side: np.ndarray,
@@ -96,5 +118,5 @@ def upright_variants(tokens: list[str]) -> list[list[str]]:
     return out[:MAX_VARIANTS]
 
 
-__all__ = ["MAX_VARIANTS", "PALE_BACK", "TILE_MASS_MIN", "WHITE_DRAGON", "as_seen", "face_first",
-           "row_tokens", "upright_variants"]
+__all__ = ["MAX_VARIANTS", "PALE_BACK", "TILE_MASS_MIN", "WHITE_DRAGON", "WHITE_KAN", "as_seen",
+           "face_first", "row_tokens", "upright_variants", "white_kans"]

@@ -143,3 +143,16 @@ def test_a_second_unread_box_over_the_capped_tile_is_left_out() -> None:
     assert kan.kind == "added_kan" and kan.columns[2] == (lower,)
     r = read_hand(dets, analyse_layout(dets), OPEN)
     assert sorted(map(str, r.layout.melds[1].tiles)) == ["0s", "5s", "5s", "5s"]
+
+
+def test_a_closed_kan_whose_backs_read_as_white_dragons_is_offered() -> None:
+    # Both backs of a closed kan read as 白, surely (no back probability to call them pale):
+    # as seen, 白 2p 2p 白 among the concealed tiles makes a 14-tile hand that wins nothing.
+    laid = lay_out("2226s", None, (("ankan", "2222p", None), ("pon", "333m", 0),
+                                   ("chi", "645s", 0)))
+    dets = [with_alternatives(d, [("5z", 0.95), ("back", 0.005)]) if d.label == BACK else d
+            for d in laid.dets]
+    plans = analyse_layout(dets)
+    assert any(m.kind == "closed_kan" for p in plans for m in p.melds)
+    r = read_hand(dets, plans, Situation(TENHOU, WinContext(houtei=True)))
+    assert [m.kind for m in r.layout.melds] == ["ankan", "pon", "chi"]
