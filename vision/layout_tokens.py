@@ -2,8 +2,8 @@
 
 ``P`` an upright face, ``B`` a back, ``S`` a sideways tile, ``K`` two stacked
 sideways tiles; ``b`` a back the classifier also thought a face (a blank 白)
-and ``w`` a white dragon it also thought a back, tried both ways
-(`upright_variants`).
+and ``w`` a white dragon it also thought a back (or one of two flanking a closed
+kan's faces, `white_kans`), tried both ways (`upright_variants`).
 """
 
 from __future__ import annotations
