@@ -66,7 +66,7 @@ from agari.vision.layout_lying import (
 )
 from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
-from agari.vision.layout_stacks import lying_on_hidden, raised
+from agari.vision.layout_stacks import capped, lying_on_hidden, raised
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -74,6 +74,7 @@ from agari.vision.layout_tokens import (
     face_first,
     row_tokens,
     upright_variants,
+    white_kans,
 )
 from agari.vision.layout_twins import twins
 from agari.vision.recent import RECENT
@@ -253,6 +254,13 @@ LIFTED_FLAT = 2.0
 """...and at most this much longer: a tile lying sideways among flat ones is about
 (35/26)² = 1.8 times as long for its height, one lying beside a standing tile far more
 (tuning renders 990041, 1030042: a dora behind a standing hand 2.3 and 4.4 times)."""
+CAP_LENGTH = (0.75, 1.35)
+"""An added kan's unread upper tile (`capped`) is between these many times as long along the
+row as the sideways tile it lies on: the same tile lying the same way, its quad a little
+short or long (tuning render 1030048: 0.91)."""
+CAP_SURE = 0.5
+"""A face read at under this probability may be an added kan's upper tile (`capped`); one
+read surely is some other tile (a dora, a pond's)."""
 MIN_ROW = 4
 """A hand's row found with fewer tiles gives no frame to trust (see `neighbour_frame`)."""
 HAND_SIZES = (13, 14)
@@ -390,12 +398,15 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                 upright: bool) -> list[LayoutPlan]:
     """The plans of one hand's row, with the indicators and other tiles around it."""
     plans = _plans_in(dets, hand_row, frame, config, flip, upright)
-    if config.geometry.stack_raise is not None and \
-            any(m.laid != m.detections for plan, _ in plans for m in plan.melds):
-        # A kan read from a raised tile alone (`layout_stacks`): the row also read without,
-        # after it, for the reading to fall back on where that kan is no set (a winning tile
-        # lying flat beside a standing hand looks raised too).
-        level = replace(config, geometry=replace(config.geometry, stack_raise=None))
+    geo = config.geometry
+    if (geo.stack_raise is not None or geo.stack_cap is not None) and \
+            any(m.kind == "added_kan" and m.laid != m.detections
+                for plan, _ in plans for m in plan.melds):
+        # A kan read from a raised or capped tile alone (`layout_stacks`): the row also read
+        # without, after it, for the reading to fall back on where that kan is no set (a
+        # winning tile lying flat beside a standing hand looks raised too; an unread quad
+        # may lie beyond a chi's called tile).
+        level = replace(config, geometry=replace(geo, stack_raise=None, stack_cap=None))
         plans += [p for p in _plans_in(dets, hand_row, frame, level, flip, upright)
                   if p not in plans]
     out, spare = [], []
@@ -603,7 +614,11 @@ def _row_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
     groups = split_by_gaps(cols, ext, group_limit(
         cols, ext, f.tile_width, gap=config.group_gap, min_gap=config.min_group_gap,
         relative=config.relative_gap))
-    return (f, turned, cols, *_tokens_and_pose(dets, ext, groups, config, f.tile_width))
+    tokens, pose, alone = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+    # A stack found by its unread upper tile (`capped`) is read from its lower tile alone: a
+    # second quad over that tile is none of the kan's.
+    cols = [col[:1] if col[0] in alone else col for col in cols]
+    return f, turned, cols, tokens, pose
 
 
 def _plans_as_seen(dets: list[TileDetection], row: list[int], frame: HandFrame,
@@ -697,16 +712,27 @@ def _without_end_backs(dets: list[TileDetection], row: list[int], frame: HandFra
 
 
 def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[list[list[int]]],
-                     config: LayoutConfig, tile_width: float) -> tuple[list[str], RowPose]:
+                     config: LayoutConfig, tile_width: float
+                     ) -> tuple[list[str], RowPose, set[int]]:
     """Each group's tokens and the row's pose, groups of melds parted in the wrong place
     joined (`layout_lying.joined_groups`), as are melds-only pieces narrower than a meld
-    (`layout_lying.joined_pieces`); ``tile_width`` in pixels of ``ext``."""
+    (`layout_lying.joined_pieces`), and the stacks found by an unread upper tile whose
+    columns hold more quads than the stack's tile (`capped`); ``tile_width`` in pixels of
+    ``ext``."""
     lying = config.lying
+    alone: set[int] = set()
     for _ in range(4):
         side = sideways_flags(dets, ext, groups, config.geometry)
         geo = config.geometry
         stacks = raised(groups, ext, side, dets, geo.stack_raise, geo.stack_gap * tile_width,
                         LIFTED_SIDEWAYS) if geo.stack_raise is not None else set()
+        if geo.stack_cap is not None:
+            cols = [c for g in groups for c in g]
+            caps = capped(cols, ext, side, dets, _caps(dets, groups), geo.stack_cap,
+                          CAP_LENGTH, geo.stack_overlap)
+            stacks = stacks | caps
+            alone = {c[0] for c in cols if c[0] in caps and len(c) > 1
+                     and not all(side[i] and not is_face_down(dets[i]) for i in c)}
         tokens = [row_tokens(g, dets, side, stacks) for g in groups]
         pose = row_pose(groups, ext, config.lying, tile_width)
         if lying.join_groups and (joined := joined_groups(
@@ -720,7 +746,15 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
             groups = joined
             continue
         break
-    return tokens, pose
+    return tokens, pose, alone
+
+
+def _caps(dets: list[TileDetection], groups: list[list[list[int]]]) -> list[int]:
+    """Quads outside the row that may be an added kan's unread upper tile (`capped`): read as
+    no tile, or as a face under `CAP_SURE`."""
+    row = {i for g in groups for col in g for i in col}
+    return [j for j, d in enumerate(dets) if j not in row and not is_face_down(d)
+            and (not isinstance(d.label, Tile) or d.confidence < CAP_SURE)]
 
 
 def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list[str],
@@ -731,7 +765,8 @@ def _frame_plans(f: HandFrame, turned: bool, cols: list[list[int]], tokens: list
     groups that show none (`called_variants`)."""
     seen: list[tuple[list[str], frozenset[int]]] = [(as_seen(tokens), frozenset())]
     tried = [(v, frozenset()) for v in upright_variants(tokens)] if variants \
-        else seen + called_variants(seen[0][0], pose, config.lying)
+        else seen + called_variants(seen[0][0], pose, config.lying) \
+        + [(v, frozenset()) for v in white_kans(tokens)]
     if upright and not variants:
         tried += [(v, frozenset()) for v in upright_variants(tokens)]
     plans = []
@@ -804,7 +839,7 @@ def _apart_by_widest(dets: list[TileDetection], seen: list[tuple], plan: LayoutP
                                              config.min_group_gap * f.tile_width):
             continue
         groups = [cols[:-1], cols[-1:]]
-        tokens, pose = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
+        tokens, pose, _ = _tokens_and_pose(dets, ext, groups, config, f.tile_width)
         return _frame_plans(f, turned, cols, tokens, pose, variants, upright, config)
     return []
 
@@ -831,7 +866,7 @@ def _lying_end(dets: list[TileDetection], seen: tuple, variants: bool, upright: 
     groups = groups[:-1] + [groups[-1][:-1], groups[-1][-1:]]
     # The tile split off here is no meld's piece (`LyingConfig.join_pieces` would join it back).
     apart = replace(config, lying=replace(config.lying, join_pieces=False))
-    split, pose = _tokens_and_pose(dets, ext, groups, apart, f.tile_width)
+    split, pose, _ = _tokens_and_pose(dets, ext, groups, apart, f.tile_width)
     return _frame_plans(f, turned, cols, split, pose, variants, upright, config)
 
 
@@ -916,7 +951,10 @@ def _plan_of(cut: list[Chunk], cols: list[list[int]], tokens: str, frame: HandFr
                         for k in range(c.start, c.stop))
         side = None if c.kind == "closed_kan" else max(part.find("S"), part.find("K"))
         hidden = tuple(k for k, token in enumerate(part) if token == "B")
-        melds.append(MeldPlace(c.kind, columns, side, hidden))
+        # A closed kan in three columns (`SHORT_KANS`): its missing back past the row's end.
+        unseen = (0 if part[0] == "P" else 3) if c.kind == "closed_kan" and c.width == 3 \
+            else None
+        melds.append(MeldPlace(c.kind, columns, side, hidden, unseen))
     notes = ("melds lie left of the hand: read as seen from the other side",) if turned else ()
     used = set(concealed) | ({win} if win is not None else set())
     used |= {i for m in melds for i in m.detections}

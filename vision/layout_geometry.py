@@ -48,6 +48,12 @@ class GeometryConfig:
     `stack_raise` and this many of its neighbours' extents across the row above them is an
     added kan's upper tile lifted out of the row, its stack unfound
     (`agari.vision.layout_stacks.lying_on_hidden`). None: off."""
+    stack_cap: tuple[float, float] | None = (0.5, 1.6)
+    """A quad read as no tile (or unsurely) whose mid-line lies between these many of a
+    sideways tile's extents across the row above that tile's, overlapping it along the row
+    (`stack_overlap`), is an added kan's upper tile the classifier did not read: the
+    sideways tile is a stack (`agari.vision.layout_stacks.capped`; its size along the row
+    `agari.vision.layout.CAP_LENGTH`). None: off."""
     satellite_gap: float = 4.5
     """Largest gap (tile widths) between a hand's row and a row of melds continuing it."""
     satellite_drop: float = 1.2

@@ -7,8 +7,9 @@ A row is a sequence of columns, each one token:
 
 Gaps split the row into groups; a chunk never crosses a gap. Each group is
 cut into chunks: a run of ``P`` (concealed tiles), a closed kan ``BPPB``
-(暗槓, backs at the ends; some show ``PBBP``), or an open meld: three columns with one ``S`` (chi,
-pon), three with one ``K`` (shouminkan) or four with one ``S`` (minkan).
+(暗槓, backs at the ends; some show ``PBBP``; at an end of the row also ``BPP`` or
+``PPB``, its outer back not found, see `SHORT_KANS`), or an open meld: three columns with
+one ``S`` (chi, pon), three with one ``K`` (shouminkan) or four with one ``S`` (minkan).
 Concealed runs come before every open meld, as players lay hands out;
 closed kans may sit anywhere. Touching melds can often be cut in more than
 one way (``PPPSPP`` after the hand…): every valid cut is returned and the
@@ -27,6 +28,14 @@ ChunkKind = Literal["concealed", "open", "added_kan", "closed_kan"]
 
 CLOSED_KANS = ("BPPB", "PBBP")
 """How a closed kan shows: backs at the ends, or (less often) in the middle."""
+SHORT_KANS = ("BPP", "PPB")
+"""A closed kan laid back-face-face-back whose outer back the locator did not find (cut by
+the photo's edge, or too faint on a pale table): a back then two faces ending the row, or
+two faces then a back starting it (the hand seen from across). The missing back lies past
+the row's end, where nothing else is seen; inside the row a missing back leaves a gap, and
+``BPP`` there is likelier a stray back beside a pon. The reading takes the two faces for one
+kind (tuning render 990070: ``...333z B3m3m`` by the photo's right edge, the last back read
+``none``)."""
 MELD_WIDTH = 3
 """Columns of the narrowest meld."""
 MAX_SEGMENTATIONS = 16
@@ -55,8 +64,11 @@ class Chunk:
         return self.stop - self.start
 
 
-def _meld_kind(tokens: str) -> ChunkKind | None:
-    if tokens in CLOSED_KANS:
+def _meld_kind(tokens: str, start: bool = False, end: bool = False) -> ChunkKind | None:
+    """What ``tokens`` make as one meld, or None; ``start`` / ``end``: they begin / end the
+    row (`SHORT_KANS`)."""
+    if tokens in CLOSED_KANS or (tokens == SHORT_KANS[0] and end) or \
+            (tokens == SHORT_KANS[1] and start):
         return "closed_kan"
     called = tokens.count("S") + tokens.count("K")
     if called != 1 or "B" in tokens:
@@ -66,9 +78,10 @@ def _meld_kind(tokens: str) -> ChunkKind | None:
     return "open" if len(tokens) in (3, 4) else None
 
 
-def _cut_group(tokens: str, offset: int, group: int, melds_started: bool
-               ) -> list[tuple[list[Chunk], bool]]:
-    """Every way to cut one group; each with whether open melds have started by its end."""
+def _cut_group(tokens: str, offset: int, group: int, melds_started: bool, first: bool = False,
+               last: bool = False) -> list[tuple[list[Chunk], bool]]:
+    """Every way to cut one group; each with whether open melds have started by its end
+    (``first`` / ``last``: the group begins / ends the row)."""
     out: list[tuple[list[Chunk], bool]] = []
 
     def walk(pos: int, chunks: list[Chunk], started: bool) -> None:
@@ -87,7 +100,9 @@ def _cut_group(tokens: str, offset: int, group: int, melds_started: bool
                 walk(stop, chunks, started)
                 chunks.pop()
         for width in (3, 4):
-            kind = _meld_kind(tokens[pos:pos + width]) if pos + width <= len(tokens) else None
+            kind = _meld_kind(tokens[pos:pos + width], first and pos == 0,
+                              last and pos + width == len(tokens)) \
+                if pos + width <= len(tokens) else None
             if kind is None:
                 continue
             chunks.append(Chunk(kind, offset + pos, offset + pos + width, group))
@@ -131,7 +146,8 @@ def _segment_row(groups: tuple[str, ...]) -> tuple[tuple[Chunk, ...], ...]:
     for g, tokens in enumerate(groups):
         nxt = []
         for chunks, started in partial:
-            for cut, now in _cut_group(tokens, offset, g, started):
+            for cut, now in _cut_group(tokens, offset, g, started, g == 0,
+                                       g == len(groups) - 1):
                 nxt.append((chunks + cut, now))
                 if len(nxt) >= MAX_SEGMENTATIONS:
                     break

@@ -24,12 +24,16 @@ class MeldPlace:
             its tiles nearest the player first (two for an added kan's stack).
         sideways_index: the column lying sideways (None for a closed kan).
         hidden: columns showing their backs (a closed kan's two).
+        unseen: where a closed kan laid in three columns lacks its fourth tile, an end back
+            the locator did not find (`agari.vision.layout_parse.SHORT_KANS`): 0 before
+            the first column, 3 after the last; None for a meld whose tiles are all seen.
     """
 
     kind: str
     columns: tuple[tuple[int, ...], ...]
     sideways_index: int | None = None
     hidden: tuple[int, ...] = ()
+    unseen: int | None = None
 
     @property
     def detections(self) -> tuple[int, ...]:
@@ -39,12 +43,26 @@ class MeldPlace:
     @property
     def laid(self) -> tuple[int, ...]:
         """One detection per tile laid, in order: an added kan's called tile hidden under the
-        added one (`agari.vision.layout_stacks`) shares that tile's detection."""
+        added one (`agari.vision.layout_stacks`) shares that tile's detection, a closed kan's
+        unseen end back (`unseen`) the detection of the back it shows."""
         out = self.detections
         k = self.sideways_index
         if self.kind == "added_kan" and len(out) == 3 and k is not None:
             return (*out[:k + 1], *out[k:])
+        if self.unseen is not None and self.hidden:
+            back = self.columns[self.hidden[0]][0]
+            return (back, *out) if self.unseen == 0 else (*out, back)
         return out
+
+    @property
+    def laid_hidden(self) -> tuple[int, ...]:
+        """The positions in `laid` of the tiles lying face down (a closed kan's two backs,
+        an unseen one among them)."""
+        if self.unseen is None:
+            return self.hidden
+        if self.unseen == 0:
+            return (0, *(k + 1 for k in self.hidden))
+        return (*self.hidden, self.unseen)
 
     @property
     def faces(self) -> tuple[int, ...]:

@@ -6,7 +6,9 @@ read as a pon. Seen at a slant the stack still shows, by height: the meld's othe
 on the table, their near edges on one line, while the upper tile of the stack sits a tile's
 thickness further across the row. `raised` finds such sideways columns; the layout reads each
 as an added kan's stack (token ``K``) holding one detection, and the reading adds the hidden
-tile as one more copy of the meld's kind (`agari.vision.reading_checks.meld_of`). Seen from
+tile as one more copy of the meld's kind (`agari.vision.reading_checks.meld_of`). `capped`
+finds the sideways tiles an unread quad lies on, the upper tile boxed but not read (so it
+joins no row): each is a stack too. Seen from
 straight above nothing shows the stack, and the meld still reads as a pon. Lifted far enough,
 the upper tile joins no row: `lying_on_hidden` takes it back into the hand's row where it
 lies in a gap of the row, or just past its end, raised so over the tiles beside it.
@@ -55,6 +57,37 @@ def raised(groups: list[list[list[int]]], ext: np.ndarray, side: np.ndarray,
         if beside and (side[i] or all(aspect[i] >= ratio * aspect[j] for j in beside)) \
                 and min(_lift(ext[i], ext[j]) for j in beside) >= least:
             out.add(i)
+    return out
+
+
+def capped(cols: list[list[int]], ext: np.ndarray, side: np.ndarray, dets: list[TileDetection],
+           caps: list[int], lift: tuple[float, float], length: tuple[float, float],
+           overlap: float) -> set[int]:
+    """Sideways faces of the row (first tiles of ``cols``) with a quad of ``caps`` lying on
+    them: an added kan's upper tile the classifier did not read (or read unsurely), so the
+    row does not take it in and the stack shows one sideways tile. The cap overlaps the
+    sideways tile along the row by ``overlap`` of the shorter one at least, is between
+    ``length`` times its length along the row, and its mid-line lies between ``lift`` of
+    the sideways tile's extents across the row above the sideways tile's: seen at a slant
+    the upper tile sits a tile's thickness and more across the row, against the lower one
+    or just beyond it (tuning render 1030048: a 5s's cap read ``none`` at 0.94, 1.5 of the
+    5s's heights above it).
+
+    ``ext``: ``(N, 4)`` extents in the hand's frame; ``side``: bool ``(N,)`` sideways
+    flags; ``caps``: indices of the quads that may be an upper tile.
+    """
+    out = set()
+    for col in cols:
+        i = col[0]
+        if not side[i] or is_face_down(dets[i]) or not isinstance(dets[i].label, Tile):
+            continue
+        base = ext[i, 1] - ext[i, 0]
+        for j in caps:
+            if _overlap(ext[i], ext[j]) >= overlap and \
+                    length[0] <= (ext[j, 1] - ext[j, 0]) / max(base, 1e-6) <= length[1] and \
+                    lift[0] <= _lift(ext[j], ext[i]) <= lift[1]:
+                out.add(i)
+                break
     return out
 
 
@@ -119,4 +152,4 @@ def _lift(tile: np.ndarray, neighbour: np.ndarray) -> float:
     return float((tile[2] + tile[3]) - (neighbour[2] + neighbour[3])) / 2 / height
 
 
-__all__ = ["lying_on_hidden", "raised"]
+__all__ = ["capped", "lying_on_hidden", "raised"]

@@ -2,8 +2,8 @@
 
 ``P`` an upright face, ``B`` a back, ``S`` a sideways tile, ``K`` two stacked
 sideways tiles; ``b`` a back the classifier also thought a face (a blank 白)
-and ``w`` a white dragon it also thought a back, tried both ways
-(`upright_variants`).
+and ``w`` a white dragon it also thought a back (or one of two flanking a closed
+kan's faces, `white_kans`), tried both ways (`upright_variants`).
 """
 
 from __future__ import annotations
@@ -44,15 +44,38 @@ def row_tokens(cols: list[list[int]], dets: list[TileDetection], side: np.ndarra
             det = dets[col[0]]
             pale = det.label == WHITE_DRAGON and back_mass(det) >= PALE_BACK
             out.append("w" if pale else "P")
+    for k in range(len(cols) - 3):
+        if _white_kan(cols[k:k + 4], dets, out[k:k + 4]):
+            out[k] = out[k + 3] = "w"
     return "".join(out)
+
+
+def _white_kan(cols: list[list[int]], dets: list[TileDetection], tokens: list[str]) -> bool:
+    """Four columns shaped like a closed kan whose backs both read as 白: white dragons at the
+    ends, two faces of one other name between (a blank 白 and a pale back look alike; in a
+    sorted hand the white dragons lie together)."""
+    a, b, c, d = (dets[col[0]].label for col in cols)
+    return a == d == WHITE_DRAGON and b == c != WHITE_DRAGON and tokens[1] == tokens[2] == "P"
+
+
+def white_kans(tokens: list[str]) -> list[list[str]]:
+    """The row's tokens as seen with each ``wPPw`` (a closed kan whose backs read as 白, or
+    pale backs) read as ``BPPB``, one variant for all such."""
+    if not any(WHITE_KAN in t for t in tokens):
+        return []
+    return [as_seen([t.replace(WHITE_KAN, "BPPB") for t in tokens])]
+
+
+WHITE_KAN = "wPPw"
 
 
 def _stacked(col: list[int], dets: list[TileDetection], side: np.ndarray,
              raised: frozenset[int] | set[int]) -> bool:
-    """Two sideways faces one on the other, or one lying on a hidden tile."""
-    if len(col) == 1:
-        return col[0] in raised
-    return all(side[i] and not is_face_down(dets[i]) for i in col)
+    """Two sideways faces one on the other, or one lying on a hidden tile (or under an unread
+    one, `agari.vision.layout_stacks.capped`)."""
+    if col[0] in raised:
+        return True
+    return len(col) > 1 and all(side[i] and not is_face_down(dets[i]) for i in col)
 
 
 def face_first(col: list[int], dets: list[TileDetection]) -> list[int]:
@@ -95,5 +118,5 @@ def upright_variants(tokens: list[str]) -> list[list[str]]:
     return out[:MAX_VARIANTS]
 
 
-__all__ = ["MAX_VARIANTS", "PALE_BACK", "TILE_MASS_MIN", "WHITE_DRAGON", "as_seen", "face_first",
-           "row_tokens", "upright_variants"]
+__all__ = ["MAX_VARIANTS", "PALE_BACK", "TILE_MASS_MIN", "WHITE_DRAGON", "WHITE_KAN", "as_seen",
+           "face_first", "row_tokens", "upright_variants", "white_kans"]

@@ -122,7 +122,7 @@ def _closed_kan_tiles(place: MeldPlace, faces: Sequence[Tile], red_limit: tuple[
     shown = iter(faces)
     tiles = []
     for k in range(4):
-        if k in place.hidden:
+        if k in place.laid_hidden:
             tiles.append(Tile(kind, red=hidden_reds > 0))
             hidden_reds -= 1
         else:
