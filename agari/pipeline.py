@@ -30,7 +30,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores
 from agari.vision.crops import remembered_shrinks
 from agari.vision.detection import TileDetection
 from agari.vision.doubles import HAND_DOUBLES, DoublesConfig, split_doubles
-from agari.vision.fill import HAND_FILL, FillConfig, fill_rows
+from agari.vision.fill import HAND_FILL, FillConfig, fill_rows, remembered_plains
 from agari.vision.flat_melds import DEFAULT_FLAT, FlatConfig, add_flat_faces
 from agari.vision.hand_reframe import DEFAULT_HAND_REFRAME, HandReframeConfig, reframe_hand
 from agari.vision.indicator_faces import IndicatorFacesConfig, find_indicator_faces
@@ -431,8 +431,9 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     once = partial(_read_once, image, situation, clf=clf, name=name, flip=flip,
                    config=config, cores=partial(net.found, config.locate.cores), read={})
     retry = config.retry is not None and locator is None
-    # The retries at other size caps probe the same photo, and its tiles are cut again.
-    with remembered_probes(), remembered_shrinks():
+    # The retries at other size caps probe the same photo, and its tiles are cut again (and
+    # row completion and the flat-meld search measure the same patches again).
+    with remembered_probes(), remembered_shrinks(), remembered_plains():
         try:
             result = once(locator if locator is not None else located(config.locate))
         except NoTiles as err:

@@ -6,6 +6,7 @@ Usage (run with ``nice``; the machine is shared)::
     nice -n 10 python bench/photo_eval.py --scenes 200 --detections truth   # stages 3-4 alone
     nice -n 10 python bench/photo_eval.py --real ../shared/data/real-dev/scenes --scenes 0
     nice -n 10 python bench/photo_eval.py --scenes 200 --no-cores   # without the core net
+    nice -n 10 python bench/photo_eval.py --scenes 20 --profile photo.prof  # where time goes
 
 Synthetic scenes come from `agari.datasets.scene.render_scene` with the whole
 hand in frame (``fit_prob=1``); seeds start at ``--seed`` (pick seeds the
@@ -489,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(RetryConfig.zooms=()), as before them")
     ap.add_argument("--ura-above", action="store_true",
                     help="read loose ura indicators above the dora (the renderer's habit)")
+    ap.add_argument("--profile", type=Path, default=None,
+                    help="profile the calling thread (cProfile) and write its stats to this "
+                         "file (`python -m pstats FILE`); the 25 costliest calls go to stderr")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.rules) if "/" not in args.rules else Rules.resolve(args.rules)
     layout = replace(DEFAULT_LAYOUT, extras=ExtrasConfig(ura_below=not args.ura_above))
@@ -509,11 +513,23 @@ def main(argv: list[str] | None = None) -> int:
 
         classifier = TileClassifier.load(args.model, threads=args.threads)
     report = {"args": {k: str(v) for k, v in vars(args).items() if k != "config"}}
+    profile = None
+    if args.profile is not None:
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
     if args.scenes:
         report["synthetic"] = run_synthetic(args, rules, classifier)
     if args.real:
         report["real"] = run_real(args.real, rules, classifier, args.config,
                                   variants=args.variants)
+    if profile is not None:
+        import pstats
+
+        profile.disable()
+        profile.dump_stats(args.profile)
+        pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(25)
     json.dump(report, sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

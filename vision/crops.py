@@ -176,7 +176,8 @@ def _prescale(
 
 
 _shrinks: ContextVar[dict | None] = ContextVar("agari_shrinks", default=None)
-"""The shrunk sources `remembered_shrinks` keeps: ``(id(img), box, f) -> (img, small)``."""
+"""What `remembered_shrinks` keeps: shrunk sources ``(id(img), box, f) -> (img, small)`` and
+cut crops ``("crop", id(img), quad bytes, sideways, h, w, margin) -> (img, crop)``."""
 
 
 @contextmanager
@@ -184,8 +185,10 @@ def remembered_shrinks() -> Iterator[None]:
     """Within it (on this thread), `_prescale` shrinks each part of an image once per factor:
     one photo's reading cuts many tiles again from the same part at the same factor (a tile
     turned round, judged by the locator then read, read again at another working scale;
-    half the shrinks of the 1080p renders 1050000-1050011). The arrays are held until the
-    block ends (an id is not reused meanwhile) and must not change within it."""
+    half the shrinks of the 1080p renders 1050000-1050011), and `crop_tiles` cuts each
+    tile (image, quad, flag, size, margin) once: the crops a photo's reading asks for twice
+    are mostly the same quads again. The arrays are held until the block ends (an id is not
+    reused meanwhile) and must not change within it."""
     token = _shrinks.set({})
     try:
         yield
@@ -248,8 +251,16 @@ def crop_tiles(
     # time a crop, the same pixels.
     dst = _target(h, w, margin)
     near = _prescale_ratio(qs, np.asarray(flags, bool), (h, w)) > _PRESCALE_FACTOR * (1 - 1e-4)
+    memo = _shrinks.get()  # a crop depends on the image, quad, flag, size and margin alone
     for i, s in enumerate(flags):
         q = qs[i]
+        key = None
+        if memo is not None:
+            key = ("crop", id(img), q.tobytes(), bool(s), h, w, margin)
+            kept = memo.get(key)
+            if kept is not None and kept[0] is img:
+                out[i] = kept[1]
+                continue
         m = cv2.getPerspectiveTransform(q[[3, 0, 1, 2]] if s else q, dst)
         src = img
         if near[i]:
@@ -260,6 +271,8 @@ def crop_tiles(
                                   borderMode=cv2.BORDER_REPLICATE)
         if got is not row:  # OpenCV wrote elsewhere (it returns ``dst`` itself when used)
             row[...] = got
+        if key is not None:
+            memo[key] = (img, row.copy())
     return out
 
 

@@ -19,7 +19,9 @@ only quads derived from located tiles are ever looked at.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -334,12 +336,43 @@ PLAIN_SAMPLES = 24
 """A patch's grey level is sampled on about this many points across its shorter side."""
 
 
+_plains: ContextVar[dict | None] = ContextVar("agari_plains", default=None)
+"""What `remembered_plains` keeps: ``(id(image), quad bytes, below) -> (image, plain)``."""
+
+
+@contextmanager
+def remembered_plains() -> Iterator[None]:
+    """Within it (on this thread), `_plain` measures each patch once: one photo's reading
+    asks again about the same far steps (row completion at each reading, the flat-meld
+    search's scans and climbs). The images are held until the block ends (an id is not
+    reused meanwhile) and must not change within it."""
+    token = _plains.set({})
+    try:
+        yield
+    finally:
+        _plains.reset(token)
+
+
 def _plain(image: np.ndarray, quad: object, below: float | None) -> bool:
     """Whether the box round ``quad`` in the BGR ``image`` is nearly one grey level (its
     standard deviation under ``below``; never where ``below`` is None)."""
     if below is None:
         return False
     q = np.asarray(quad, np.float64)
+    memo = _plains.get()
+    if memo is None:
+        return _plain_patch(image, q, below)
+    key = (id(image), q.tobytes(), q.shape, below)
+    kept = memo.get(key)
+    if kept is not None and kept[0] is image:
+        return kept[1]
+    plain = _plain_patch(image, q, below)
+    memo[key] = (image, plain)
+    return plain
+
+
+def _plain_patch(image: np.ndarray, q: np.ndarray, below: float) -> bool:
+    """`_plain` of a float64 quad, measured."""
     h, w = image.shape[:2]
     x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(q.max(axis=0)).astype(int)
@@ -499,4 +532,5 @@ def _overlaps_any(quad: np.ndarray, parts: list[ConvexParts], limit: float) -> b
     return False
 
 
-__all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles"]
+__all__ = ["DEFAULT_FILL", "HAND_FILL", "FillConfig", "fill_rows", "read_tiles",
+           "remembered_plains"]

@@ -57,7 +57,7 @@ def place(contour: np.ndarray, rect: tuple, pad: int, hull: np.ndarray | None = 
     m = np.array([[cos, sin, -(cos * cx + sin * cy)], [-sin, cos, -(-sin * cx + cos * cy)],
                   [0.0, 0.0, 1.0]])
     # Only a single row is warped by its corners: a grid's outline is too ragged to trust.
-    corners = _corners(contour, m, hull) if min(w, h) < ROW_ASPECT * max(w, h) else None
+    corners = _corners(contour, m, hull, rect) if min(w, h) < ROW_ASPECT * max(w, h) else None
     if corners is None:
         fw, fh = int(math.ceil(w)) + 2 * pad, int(math.ceil(h)) + 2 * pad
         to_frame = np.array([[1.0, 0, fw / 2], [0, 1.0, fh / 2], [0, 0, 1.0]]) @ m
@@ -86,11 +86,11 @@ def rectify(gray: np.ndarray, contour: np.ndarray, rect: tuple, pad: int,
     return Frame(to_frame, g, mask, placed.width, placed.height)
 
 
-def _corners(contour: np.ndarray, m: np.ndarray, hull: np.ndarray | None = None
-             ) -> np.ndarray | None:
+def _corners(contour: np.ndarray, m: np.ndarray, hull: np.ndarray | None = None,
+             rect: tuple | None = None) -> np.ndarray | None:
     """The outline's four corners TL, TR, BR, BL (image pixels) in the box frame ``m``,
-    or None when the outline is no clean quadrilateral."""
-    quad = fit_quad(contour, hull).astype(np.float64)
+    or None when the outline is no clean quadrilateral (``rect``: its min-area box)."""
+    quad = fit_quad(contour, hull, rect).astype(np.float64)
     q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), m).reshape(4, 2)
     by_y = np.argsort(q[:, 1])
     top, bottom = by_y[:2], by_y[2:]

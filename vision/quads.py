@@ -7,6 +7,7 @@ sequence of four ``(x, y)`` points.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -27,12 +28,15 @@ def rect_quad(rect: tuple) -> np.ndarray:
     return cv2.boxPoints(rect).astype(np.float32)
 
 
-def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray:
+def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None,
+             rect: tuple | None = None) -> np.ndarray:
     """A perspective quad around a contour: a convex 4-gon if one fits, else the min-area box.
 
     Args:
         contour: int32 or float32 ``(N, 1, 2)`` contour points.
         hull: ``cv2.convexHull(contour)``, when the caller has it.
+        rect: ``cv2.minAreaRect`` of the contour (or of its hull: the same box), when the
+            caller has it.
 
     Returns:
         float32 ``(4, 2)`` corners, in no particular order (see `order_quad`).
@@ -48,7 +52,7 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray:
             if cv2.contourArea(poly) >= QUAD_FIT_MIN_FILL * hull_area:
                 return poly.reshape(4, 2).astype(np.float32)
             break
-    return rect_quad(cv2.minAreaRect(hull))
+    return rect_quad(cv2.minAreaRect(hull) if rect is None else rect)
 
 
 def order_quad(quad: np.ndarray, up: tuple[float, float] = (0.0, -1.0)) -> np.ndarray:
@@ -145,10 +149,27 @@ def parts_overlap(a: ConvexParts, b: ConvexParts) -> float:
     return float(inter / small) if small > 0 else 0.0
 
 
+HULL_CACHE = 4096
+"""Quads' hulls `convex_hull` keeps (the latest used)."""
+
+
 def convex_hull(q: np.ndarray) -> np.ndarray:
     """The convex hull of a float32 ``(4, 2)`` quad, ``(k, 2)`` counter-clockwise (the first
-    of its `convex_parts`)."""
+    of its `convex_parts`); read-only.
+
+    One photo's reading measures the same quads' overlaps again and again (row completion's
+    known tiles, the layout's faces, the locator's proposals), so a float32 quad's hull is
+    kept by its bytes (the hull depends on the eight values alone)."""
+    if q.dtype == np.float32 and q.size == 8:
+        return _hull_of(q.tobytes())
     return cv2.convexHull(q).reshape(-1, 2)
+
+
+@lru_cache(maxsize=HULL_CACHE)
+def _hull_of(corners: bytes) -> np.ndarray:
+    hull = cv2.convexHull(np.frombuffer(corners, np.float32).reshape(4, 2)).reshape(-1, 2)
+    hull.flags.writeable = False
+    return hull
 
 
 _ccw = convex_hull

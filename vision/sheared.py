@@ -192,10 +192,12 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
     grid_t, grid_u = np.meshgrid(ts, us)
     blur = max(3, int(s / step) | 1)
     best: tuple[float, float, float] | None = None
+    # The offsets across the row are the same at every lean: made once (the same values).
+    off_x, off_y = grid_u * row.across[0], grid_u * row.across[1]
     for lean in cfg.leans:
         t = grid_t + np.float32(lean) * grid_u
-        x = row.origin[0] + t * row.along[0] + grid_u * row.across[0]
-        y = row.origin[1] + t * row.along[1] + grid_u * row.across[1]
+        x = row.origin[0] + t * row.along[0] + off_x
+        y = row.origin[1] + t * row.along[1] + off_y
         band = cv2.remap(gray, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
         profile = band.mean(axis=0, dtype=np.float64)

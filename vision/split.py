@@ -173,7 +173,7 @@ def split_region(
         if fits_one(w, h, size, cfg):
             box = w * h
             fill = cv2.contourArea(c) / box if box > 0 else 0.0
-            out.append(Piece(fit_quad(c, hull), float(fill), seam, cuts))
+            out.append(Piece(fit_quad(c, hull, rect), float(fill), seam, cuts))
             continue
         if cuts > 2 * cfg.max_tiles:
             continue

@@ -245,3 +245,36 @@ def test_remembered_shrinks_shrink_each_part_once_and_cut_the_same(monkeypatch):
     np.testing.assert_array_equal(other[0], fresh[0])
     crop_tiles(img, [quad], size=(64, 48))  # outside the block: nothing kept
     assert len(calls) == 3
+
+
+def test_remembered_shrinks_cut_each_crop_once(monkeypatch):
+    import agari.vision.crops as crops
+
+    tile, quad = make_tile_image(angle=8.0, tile_w=60, tile_h=80)
+    img = np.ascontiguousarray(tile)
+    moved = quad + 3.0
+    fresh = crop_tiles(img, [quad, moved], sideways=[False, True], size=(64, 48))
+    calls = []
+    warp = cv2.warpPerspective
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(cv2, name)
+
+        def warpPerspective(self, *args, **kwargs):
+            calls.append(1)
+            return warp(*args, **kwargs)
+
+    monkeypatch.setattr(crops, "cv2", Counting())
+    with crops.remembered_shrinks():
+        first = crop_tiles(img, [quad, moved], sideways=[False, True], size=(64, 48))
+        again = crop_tiles(img, [moved, quad, quad], sideways=[True, False, True],
+                           size=(64, 48))
+        first[0] = 0  # the caller's array: what is kept is a copy
+        after = crop_tiles(img, [quad], size=(64, 48))
+    assert len(calls) == 3  # the quad upright, moved sideways, and the quad sideways
+    np.testing.assert_array_equal(again[0], fresh[1])
+    np.testing.assert_array_equal(again[1], fresh[0])
+    np.testing.assert_array_equal(after[0], fresh[0])
+    np.testing.assert_array_equal(again[2], crop_tiles(img, [quad], sideways=[True],
+                                                       size=(64, 48))[0])

@@ -338,3 +338,24 @@ def test_steps_follow_the_spacing_seen_when_boxes_are_wider_and_turned_off_the_r
     config = FillConfig(seen_pitch=seen_pitch, seen_alike=0.15, seen_differs=0.15, max_rounds=1)
     grown = fill_rows(image, anchors, faces_only, config=config)
     assert len(grown) - len(anchors) == found
+
+
+def test_remembered_plains_measure_each_patch_once(monkeypatch):
+    import agari.vision.fill as fill
+
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 255, (80, 120, 3), dtype=np.uint8)
+    image[:, 60:] = 128
+    busy, flat = ((5, 5), (40, 5), (40, 50), (5, 50)), ((70, 5), (110, 5), (110, 50), (70, 50))
+    want = [fill._plain(image, q, 5.0) for q in (busy, flat)]
+    assert want == [False, True]
+    calls = []
+    measure = fill._plain_patch
+    monkeypatch.setattr(fill, "_plain_patch", lambda *a: calls.append(1) or measure(*a))
+    with fill.remembered_plains():
+        got = [fill._plain(image, q, 5.0) for q in (busy, flat, busy, np.asarray(flat))]
+        other = fill._plain(image.copy(), busy, 5.0)  # another array: measured anew
+    assert got == [False, True, False, True] and other is False
+    assert len(calls) == 3
+    fill._plain(image, busy, 5.0)  # outside the block: nothing kept
+    assert len(calls) == 4

@@ -34,3 +34,16 @@ def test_quad_bounds_the_same_as_quad_by_quad():
     fast = quad_bounds(quads)
     assert fast.dtype == np.float32 and np.array_equal(fast, slow)
     assert quad_bounds([]).shape == (0, 4)
+
+
+def test_convex_hull_kept_by_the_quads_bytes():
+    import cv2
+    from agari.vision.quads import convex_hull
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        q = (rng.random((4, 2)) * 100).astype(np.float32)
+        hull = convex_hull(q)
+        np.testing.assert_array_equal(hull, cv2.convexHull(q).reshape(-1, 2))
+        assert not hull.flags.writeable
+        assert convex_hull(q.copy()) is hull
