@@ -21,14 +21,15 @@ grey: red fives need colour.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 
 import cv2
 import numpy as np
 from agari.engine.errors import ImageError, InvalidInput
 from agari.vision.detection import TileDetection
+from agari.vision.memo_scope import memo_scope
 
 CROP_SIZE: tuple[int, int] = (64, 48)
 """Default crop ``(height, width)``: a 4:3 portrait tile. The classifier passes its own."""
@@ -180,8 +181,7 @@ _shrinks: ContextVar[dict | None] = ContextVar("agari_shrinks", default=None)
 cut crops ``("crop", id(img), quad bytes, sideways, h, w, margin) -> (img, crop)``."""
 
 
-@contextmanager
-def remembered_shrinks() -> Iterator[None]:
+def remembered_shrinks() -> AbstractContextManager[None]:
     """Within it (on this thread), `_prescale` shrinks each part of an image once per factor:
     one photo's reading cuts many tiles again from the same part at the same factor (a tile
     turned round, judged by the locator then read, read again at another working scale;
@@ -189,11 +189,7 @@ def remembered_shrinks() -> Iterator[None]:
     tile (image, quad, flag, size, margin) once: the crops a photo's reading asks for twice
     are mostly the same quads again. The arrays are held until the block ends (an id is not
     reused meanwhile) and must not change within it."""
-    token = _shrinks.set({})
-    try:
-        yield
-    finally:
-        _shrinks.reset(token)
+    return memo_scope(_shrinks)
 
 
 def _shrunk(img: np.ndarray, box: tuple[int, int, int, int], f: float) -> np.ndarray:

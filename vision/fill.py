@@ -19,8 +19,8 @@ only quads derived from located tiles are ever looked at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
@@ -31,6 +31,7 @@ from agari.engine.errors import InvalidInput
 from agari.engine.tiles import BACK, Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
 from agari.vision.layout_tokens import WHITE_DRAGON
+from agari.vision.memo_scope import memo_scope
 from agari.vision.quads import (
     ConvexParts,
     convex_hull,
@@ -340,17 +341,12 @@ _plains: ContextVar[dict | None] = ContextVar("agari_plains", default=None)
 """What `remembered_plains` keeps: ``(id(image), quad bytes, below) -> (image, plain)``."""
 
 
-@contextmanager
-def remembered_plains() -> Iterator[None]:
+def remembered_plains() -> AbstractContextManager[None]:
     """Within it (on this thread), `_plain` measures each patch once: one photo's reading
     asks again about the same far steps (row completion at each reading, the flat-meld
     search's scans and climbs). The images are held until the block ends (an id is not
     reused meanwhile) and must not change within it."""
-    token = _plains.set({})
-    try:
-        yield
-    finally:
-        _plains.reset(token)
+    return memo_scope(_plains)
 
 
 def _plain(image: np.ndarray, quad: object, below: float | None) -> bool:

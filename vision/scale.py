@@ -23,13 +23,13 @@ allowed size, never enlarged.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from agari.vision.memo_scope import memo_scope
 from agari.vision.regions import (
     LevelConfig,
     contrast_map,
@@ -103,17 +103,12 @@ _probes: ContextVar[dict | None] = ContextVar("agari_probes", default=None)
 """The probes `remembered_probes` keeps: ``(id(bgr), cfg) -> (bgr, (lengths, scale))``."""
 
 
-@contextmanager
-def remembered_probes() -> Iterator[None]:
+def remembered_probes() -> AbstractContextManager[None]:
     """Within it, `probe_lengths` measures each photo array once per `ScaleConfig` (on this
     thread): a photo read again at other working-size caps (`agari.pipeline`'s retries)
     is probed the same way each time, as the probe ignores the cap. The arrays are held
     until the block ends (an id is not reused meanwhile) and must not change within it."""
-    token = _probes.set({})
-    try:
-        yield
-    finally:
-        _probes.reset(token)
+    return memo_scope(_probes)
 
 
 def probe_lengths(bgr: np.ndarray, cfg: ScaleConfig = ScaleConfig()) -> tuple[np.ndarray, float]:
