@@ -112,14 +112,17 @@ class LyingConfig:
     1030061: the first meld, its called tile not seen, read as concealed tiles). Needs
     `wide_gap` (the group holds melds alone only from its first called tile on otherwise);
     figures there."""
-    join_pieces: bool = True
-    """Join melds-only pieces of the row each narrower than a meld and lying less than
-    `wide_gap` tile widths apart into one group (`joined_pieces`): a meld whose quads the
+    join_pieces: bool = False
+    """Off: it lost on renders it was not tuned on. Join melds-only pieces of the row each
+    narrower than a meld and lying less than `wide_gap` tile widths apart into one group
+    (`joined_pieces`): a meld whose quads the
     locator left loose, or boxed so that gaps open inside it, fell into lone tiles or a pair
     and a lone tile, none of them a meld's width, and read as concealed tiles or nothing
     (tuning renders 1030032 ``P P P`` after the winning tile, 990063 ``PP P``: its pon's
-    called tile then guessed on the wrong side). Needs `wide_gap`. Figures in docs/photo.md
-    ("2. Layout")."""
+    called tile then guessed on the wrong side). Needs `wide_gap`. On the tuning sets it gained
+    those two (1030032 hand, 990063 layout); on the check renders 1010000-1010199 (never tuned
+    on) it lost four hands (1010022, 1010044, 1010070, 1010144) and gained one (1010089).
+    Figures in docs/photo.md ("2. Layout")."""
 
 
 DEFAULT_LYING = LyingConfig()
