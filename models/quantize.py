@@ -88,7 +88,8 @@ def quantize_classifier(src: Path, out: Path, tensors: Sequence[np.ndarray], *,
     src, out = Path(src), Path(out)
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(src), str(pre))
+        # Symbolic shape inference (it needs sympy) adds nothing for a net of fixed shapes.
+        quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
         quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         per_channel=True, reduce_range=True,
