@@ -1,15 +1,18 @@
 """Static int8 quantisation of an exported tile classifier (issue #7's latency).
 
-The classifier reads several hundred crops a photo in `agari photo`; its convolutions in
-int8 run about four times as fast on onnxruntime's CPU kernels. Only the convolutions are
-quantised, and not the first: its input is the normalised image (three channels, little to
-gain, the most sensitive layer). The pooled head stays in float: the embedding is an output
-of its own (per-set calibration, #10), and int8 over the ReLU'd range the quantiser would
-give it clips its negative half.
+The classifier reads several hundred crops a photo in `agari photo`; with its convolutions in
+int8 it reads 2.6 times as many crops a second on onnxruntime's CPU kernels. The shipped model
+stays in float: through `agari photo` the int8 file read one hand in 200 fewer exactly (figures
+in models/MODEL_CARD.md, "Speed"); this is the tool that makes and measures such a file.
+
+Only the convolutions are quantised, and not the first: its input is the normalised image
+(three channels, little to gain, the most sensitive layer). The pooled head stays in float:
+the embedding is an output of its own (per-set calibration, #10), and int8 over the ReLU'd
+range the quantiser would give it clips its negative half.
 
 Weights use 7 bits (``reduce_range``): on x86 CPUs without VNNI, onnxruntime multiplies
-uint8 activations by int8 weights with an instruction whose pairwise sums saturate at 8 bits
-of weight; at 7 they cannot, so every CPU gives the same outputs as this one.
+uint8 activations by int8 weights with an instruction whose pairwise sums can saturate with
+8-bit weights, not with 7 (this machine has VNNI, so that case is not measured here).
 
     python -m agari.models.quantize FLOAT.onnx OUT.onnx \\
         [--photos ../shared/data/real-dev/riichi-tray --photo-names riichi-tray]
