@@ -66,7 +66,7 @@ from agari.vision.layout_lying import (
 )
 from agari.vision.layout_parse import MELD_WIDTH, Chunk, bridged_cuts, mixed_groups, segment_row
 from agari.vision.layout_plan import LayoutPlan, MeldPlace
-from agari.vision.layout_stacks import capped, lying_on_hidden, raised
+from agari.vision.layout_stacks import capped, indicated_kans, lying_on_hidden, raised
 from agari.vision.layout_tokens import (
     TILE_MASS_MIN,
     WHITE_DRAGON,
@@ -241,6 +241,13 @@ class LayoutConfig:
     kept it left the melds no way to read but as concealed tiles (tuning render 990032
     ``PPPPPPP P SPP SPP b``, read as fourteen concealed tiles). Rows with no plan at all
     were already read without them. Figures in docs/photo.md ("2. Layout")."""
+    indicated_kans: bool = True
+    """A plan whose indicators outnumber one plus its kans (each kan turns one more) is also
+    offered, first, with each pon that shows one sideways tile read as an added kan
+    (`layout_stacks.indicated_kans`): an added kan seen from straight above shows its
+    stack no way, its upper tile lying exactly on the called one (tuning renders 990010,
+    1030001). The tiles read are the same, so the reading takes the kan only by its place
+    among equals, and a pon the tiles make no kan of (a fifth copy) stays a pon."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
@@ -436,10 +443,13 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
             out.append(gapped)
         elif config.sorted_win and (unsorted := _unsorted_wins(dets, laid)) is not None:
             out.append(unsorted)
+        start = len(out)
         if config.sorted_melds is not None and \
                 (melded := _unsorted_melds(dets, laid, config.sorted_melds)) is not None:
             out.append(melded)
         out.append(laid)
+        if config.indicated_kans:
+            out[start:] = [v for p in out[start:] for v in (*indicated_kans(p), p)]
         if plan.win is None and extras.win is not None:
             # A lone tile near the hand's end may be a pond's or wall's, or an indicator:
             # the waiting hand without it stays a (less likely) plan, for the reading to

@@ -16,10 +16,13 @@ lies in a gap of the row, or just past its end, raised so over the tiles beside 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.layout_geometry import is_face_down
+from agari.vision.layout_plan import LayoutPlan
 
 FLAT_ASPECT = 0.9
 """A tile of the row at least this long along it for its height lies flat (`lying_on_hidden`).
@@ -119,6 +122,30 @@ def lying_on_hidden(row: list[int], loose: list[int], ext: np.ndarray, tile_widt
     return found
 
 
+INDICATED_NOTE = ("more indicators than kans: a pon read as an added kan, its stacked tile "
+                  "hidden under the upper one")
+
+
+def indicated_kans(plan: LayoutPlan) -> list[LayoutPlan]:
+    """``plan`` with one of its pons read as an added kan, one plan per pon, where its dora
+    indicators outnumber one plus its kans: each kan turns a kan dora's indicator, so a
+    hand showing one more indicator than it has kans holds a kan read as a pon. Seen from
+    straight above, the upper tile of an added kan lies exactly on the called one and
+    nothing shows the stack (tuning renders 990010, 1030001). A pon here is an open meld of
+    three columns, one tile each, with a sideways one; the reading finds whether its tiles
+    make a kan (a chi or a fifth copy does not). Empty for any other plan."""
+    kans = sum(1 for m in plan.melds if m.kind != "open" or len(m.columns) == 4)
+    if len(plan.dora) <= 1 + kans:
+        return []
+    out = []
+    for k, m in enumerate(plan.melds):
+        if m.kind == "open" and len(m.columns) == 3 and m.sideways_index is not None \
+                and all(len(col) == 1 for col in m.columns):
+            melds = (*plan.melds[:k], replace(m, kind="added_kan"), *plan.melds[k + 1:])
+            out.append(replace(plan, melds=melds, notes=(*plan.notes, INDICATED_NOTE)))
+    return out
+
+
 def _sideways_by_flat(tile: np.ndarray, flat: np.ndarray, ratio: tuple[float, float]) -> bool:
     """``tile`` lies sideways beside ``flat``, a tile lying flat (see `lying_on_hidden`)."""
     length, aspect = tile[1] - tile[0], _aspects(tile[None])[0]
@@ -152,4 +179,4 @@ def _lift(tile: np.ndarray, neighbour: np.ndarray) -> float:
     return float((tile[2] + tile[3]) - (neighbour[2] + neighbour[3])) / 2 / height
 
 
-__all__ = ["capped", "lying_on_hidden", "raised"]
+__all__ = ["INDICATED_NOTE", "capped", "indicated_kans", "lying_on_hidden", "raised"]
