@@ -131,9 +131,10 @@ def indicated_kans(plan: LayoutPlan) -> list[LayoutPlan]:
     indicators outnumber one plus its kans: each kan turns a kan dora's indicator, so a
     hand showing one more indicator than it has kans holds a kan read as a pon. Seen from
     straight above, the upper tile of an added kan lies exactly on the called one and
-    nothing shows the stack (tuning renders 990010, 1030001). A pon here is an open meld of
-    three columns, one tile each, with a sideways one; the reading finds whether its tiles
-    make a kan (a chi or a fifth copy does not). Empty for any other plan."""
+    nothing shows the stack (tuning renders 990010, 1030001). Each open meld of three
+    columns, one tile each, with a sideways one is offered (the layout knows no names): the
+    reading finds whether its tiles make a kan (a chi's or a fifth copy's do not). Empty
+    where the indicators number no more than one plus the kans."""
     kans = sum(1 for m in plan.melds if m.kind != "open" or len(m.columns) == 4)
     if len(plan.dora) <= 1 + kans:
         return []
