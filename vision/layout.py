@@ -241,6 +241,13 @@ class LayoutConfig:
     kept it left the melds no way to read but as concealed tiles (tuning render 990032
     ``PPPPPPP P SPP SPP b``, read as fourteen concealed tiles). Rows with no plan at all
     were already read without them. Figures in docs/photo.md ("2. Layout")."""
+    wide_backs: float | None = 1.7
+    """A plan with an open meld of three columns whose sideways column is a box at least
+    this many times as long along the row as the faces either side, read as 白, is also
+    offered, first, with that meld as a closed kan laid face-back-back-face, its two
+    backs boxed as one (`_wide_back_kans`): two tiles' length (a sideways tile is 35/26 of
+    an upright one's), and a back and 白 look alike (tuning render 1040092: ``[1111z]``'s
+    backs boxed as one 白 1.9 times its faces' length, read as a pon of 1z). None: off."""
     indicated_kans: bool = True
     """A plan whose indicators outnumber one plus its kans (each kan turns one more) is also
     offered, first, with each pon that shows one sideways tile read as an added kan
@@ -448,6 +455,9 @@ def _laid_plans(dets: list[TileDetection], hand_row: list[int], rest: list[int],
                 (melded := _unsorted_melds(dets, laid, config.sorted_melds)) is not None:
             out.append(melded)
         out.append(laid)
+        if config.wide_backs is not None:
+            out[start:] = [v for p in out[start:]
+                           for v in (*_wide_back_kans(dets, p, config.wide_backs), p)]
         if config.indicated_kans:
             out[start:] = [v for p in out[start:] for v in (*indicated_kans(p), p)]
         if plan.win is None and extras.win is not None:
@@ -539,6 +549,33 @@ def _unsorted_melds(dets: list[TileDetection], plan: LayoutPlan, ratio: float
     note = "tiles after the sorted hand, out of its order, taken as a meld"
     return replace(plan, concealed=plan.concealed[:-3], melds=(meld, *plan.melds),
                    notes=(*plan.notes, note))
+
+
+def _wide_back_kans(dets: list[TileDetection], plan: LayoutPlan, ratio: float
+                    ) -> list[LayoutPlan]:
+    """The plan with each open meld of three columns whose sideways column is one box
+    ``ratio`` times as long along the row as each face beside it, read as 白 (a back lying
+    sideways is a back, in no open meld), taken as a closed kan face-back-back-face
+    (`LayoutConfig.wide_backs`), one plan per such meld; empty where none is."""
+    out = []
+    ext = None
+    for k, m in enumerate(plan.melds):
+        if m.kind != "open" or len(m.columns) != 3 or m.sideways_index != 1 or \
+                any(len(col) != 1 for col in m.columns):
+            continue
+        a, mid, c = (col[0] for col in m.columns)
+        if is_face_down(dets[a]) or is_face_down(dets[c]) or dets[mid].label != WHITE_DRAGON:
+            continue
+        if ext is None:
+            ext = plan.frame.project(quads_of(dets))
+        length = ext[:, 1] - ext[:, 0]
+        if length[mid] < ratio * max(length[a], length[c]):
+            continue
+        kan = MeldPlace("closed_kan", m.columns, None, (1,), 2)
+        note = "a box two tiles long between two faces: a closed kan's backs boxed as one"
+        out.append(replace(plan, melds=(*plan.melds[:k], kan, *plan.melds[k + 1:]),
+                           notes=(*plan.notes, note)))
+    return out
 
 
 def _makes_set(tiles: list[Tile]) -> bool:

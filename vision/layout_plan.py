@@ -26,7 +26,9 @@ class MeldPlace:
         hidden: columns showing their backs (a closed kan's two).
         unseen: where a closed kan laid in three columns lacks its fourth tile, an end back
             the locator did not find (`agari.vision.layout_parse.SHORT_KANS`): 0 before
-            the first column, 3 after the last; None for a meld whose tiles are all seen.
+            the first column, 3 after the last, 2 after the middle one (its two backs boxed
+            as one, `agari.vision.layout.WIDE_BACKS`); None for a meld whose tiles are all
+            seen.
     """
 
     kind: str
@@ -51,7 +53,7 @@ class MeldPlace:
             return (*out[:k + 1], *out[k:])
         if self.unseen is not None and self.hidden:
             back = self.columns[self.hidden[0]][0]
-            return (back, *out) if self.unseen == 0 else (*out, back)
+            return (*out[:self.unseen], back, *out[self.unseen:])
         return out
 
     @property
@@ -60,9 +62,7 @@ class MeldPlace:
         an unseen one among them)."""
         if self.unseen is None:
             return self.hidden
-        if self.unseen == 0:
-            return (0, *(k + 1 for k in self.hidden))
-        return (*self.hidden, self.unseen)
+        return tuple(sorted({k + (k >= self.unseen) for k in self.hidden} | {self.unseen}))
 
     @property
     def faces(self) -> tuple[int, ...]:
