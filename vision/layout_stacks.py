@@ -9,7 +9,9 @@ as an added kan's stack (token ``K``) holding one detection, and the reading add
 tile as one more copy of the meld's kind (`agari.vision.reading_checks.meld_of`). `capped`
 finds the sideways tiles an unread quad lies on, the upper tile boxed but not read (so it
 joins no row): each is a stack too. Seen from
-straight above nothing shows the stack, and the meld still reads as a pon. Lifted far enough,
+straight above nothing shows the stack; only the indicators tell a kan is missing
+(`indicated_kans`: one more than one plus the kans read), and each pon is then offered
+as an added kan. Lifted far enough,
 the upper tile joins no row: `lying_on_hidden` takes it back into the hand's row where it
 lies in a gap of the row, or just past its end, raised so over the tiles beside it.
 """
