@@ -61,6 +61,15 @@ class ReadingConfig:
     """Readings examined per layout plan at most (a budget, not a timer: results repeat)."""
     give_up: int = 1000
     """A plan none of whose first this many readings can exist is given up."""
+    waiting_ratio: float | None = 30.0
+    """A waiting hand's reading (13 tiles, level `SHAPE`, the most a waiting hand reaches) more
+    than this many times as probable as every complete hand's that scores is taken over them
+    (`_waiting_first`): within one plan a scoring reading is sought only up to
+    `explore_ratio` times less probable, and across plans a complete reading that scores
+    only by reading tiles against the classifier (1030089: cost 18.5 against the waiting
+    hand's 0.92) is no likelier. None: off (the higher level wins whatever its cost). Whole
+    photo_eval: five tuning sets 411/393/332 -> 412/394/333 (hands/scores/layouts; 1030089),
+    nothing lost; guard 980000 and real variants the same."""
     implied: ImpliedConfig = field(default_factory=ImpliedConfig)
     """Names a meld's tiles lend an unreadable tile of it (`agari.vision.reading_implied`)."""
     bare: bool = True
@@ -255,10 +264,11 @@ def read_hand(dets: Sequence[TileDetection], plans: Sequence[LayoutPlan], situat
         raise InvalidHand("the tiles cannot be read as one hand: every reading needs a fifth "
                           "copy of a tile, a meld that is not a set or too many red fives")
     top = max(r.level for r in found.values())
+    waiting = _waiting_first(list(found.values()), top, config.waiting_ratio)
     # Equal probabilities (the same tiles in two plans) go to the likelier plan. The hand's
     # tiles decide: a plan that finds more indicators pays for reading them, and would lose
     # to one that left them out.
-    pool = sorted((r for r in found.values() if r.level == top),
+    pool = sorted(waiting or (r for r in found.values() if r.level == top),
                   key=lambda r: (_rounded(r.cost - _indicator_cost(dets, r)), rank[r.key]))
     best = pool[0]
     limit = math.log(config.report_ratio)
@@ -364,6 +374,19 @@ def _read_plan_again(dets: Sequence[TileDetection], plan: LayoutPlan, situation:
     if len(kept) > SEARCHES_KEPT:
         del kept[next(iter(kept))]
     return list(found)
+
+
+def _waiting_first(readings: list[HandReading], top: int, ratio: float | None
+                   ) -> list[HandReading]:
+    """The waiting hands' readings where one is more than ``ratio`` times as probable as every
+    scoring one (`ReadingConfig.waiting_ratio`); empty otherwise."""
+    if ratio is None or top != SCORES:
+        return []
+    waiting = [r for r in readings if r.level == SHAPE and r.plan.size == 13]
+    scoring = min(r.cost for r in readings if r.level == SCORES)
+    if not waiting or min(r.cost for r in waiting) + math.log(ratio) >= scoring:
+        return []
+    return waiting
 
 
 def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situation,

@@ -11,7 +11,7 @@ from agari.engine import Rules, WinContext
 from agari.engine.errors import InvalidHand
 from agari.engine.tiles import Tile
 from agari.vision.layout import analyse_layout
-from agari.vision.reading import best_first, read_hand
+from agari.vision.reading import DEFAULT_READING, best_first, read_hand
 from agari.vision.reading_checks import Situation
 from layout_factories import lay_out, with_alternatives
 
@@ -217,3 +217,27 @@ def test_a_search_repeated_on_equal_tiles_is_answered_from_the_last_ones(monkeyp
     assert again == first
     other = read(laid, t1=[("3m", 0.7), ("2m", 0.3)])
     assert len(searched) > n and other.best.cost != first.best.cost
+
+
+def _complete_and_waiting(win_alts):
+    """A complete hand's plan and the same row read as a waiting hand (its winning tile
+    left out), the winning tile's classifier output replaced by ``win_alts``."""
+    laid = lay_out("123m456p789s1122z", "2z")
+    dets = list(laid.dets)
+    complete = analyse_layout(dets)[0]
+    dets[complete.win] = with_alternatives(dets[complete.win], win_alts)
+    waiting = replace(complete, win=None, others=(*complete.others, complete.win))
+    return dets, [complete, waiting]
+
+
+@pytest.mark.parametrize(("win_alts", "ratio", "size"), [
+    ([("5p", 0.997), ("2z", 0.003)], 30.0, 13),  # scoring only against the classifier
+    ([("5p", 0.997), ("2z", 0.003)], None, 14),  # off: the higher level wins
+    ([("5p", 0.6), ("2z", 0.4)], 30.0, 14),  # nearly as probable: the complete hand
+])
+def test_a_far_likelier_waiting_hand_beats_a_scoring_complete_one(win_alts, ratio, size) -> None:
+    dets, plans = _complete_and_waiting(win_alts)
+    config = replace(DEFAULT_READING, waiting_ratio=ratio)
+    reading = read_hand(dets, plans, situation(riichi=True), config=config)
+    assert reading.best.plan.size == size
+    assert reading.layout.hand_text.startswith("123m456p789s1122z")
