@@ -91,3 +91,44 @@ def test_ura_below_a_two_high_walls_side_seen_low() -> None:
     assert (before.dora, before.ura) == ((dora,), ())
     now = analyse_layout(laid.dets)[0]
     assert (now.dora, now.ura) == ((dora,), (ura,))
+
+
+def _no_tile(laid, u: float, gap: float, height: float = FLAT, white: float = 0.0) -> int:
+    """Adds a box ``gap`` px behind the hand's top edge at ``u`` px along the row that the
+    classifier calls no tile (a stack's pale side) or, with ``white``, 白 that unsurely; its
+    index."""
+    quad = _quad(u, H + gap, W, height, ORIGIN, 0.0)
+    if white:
+        det = replace(_det("5z", quad), confidence=white,
+                      alternatives=(("5z", white), ("none", 1 - white)))
+    else:
+        det = replace(_det("5z", quad), label=None, confidence=0.68,
+                      alternatives=(("none", 0.68), ("5z", 0.22), ("back", 0.1)))
+    laid.dets.append(det)
+    laid.roles.append("other")
+    return len(laid.dets) - 1
+
+
+def test_a_box_read_as_no_tile_beside_a_lone_dora_leaves_it_lone() -> None:
+    # 1040022: a dead wall seen from the side, its pale stack sides boxed and read none
+    # right by the flat indicator lying on top of it.
+    laid = lay_out(**CLOSED)
+    dora = _flat(laid, "4p", 3 * W, 1.8 * W)
+    _no_tile(laid, 4.3 * W, 1.8 * W)  # 0.3 tile widths on, within `alone_gap`
+    assert analyse_layout(laid.dets, config=extras_config(named_faces=None))[0].dora == ()
+    assert analyse_layout(laid.dets)[0].dora == (dora,)
+
+
+def test_a_surely_named_loose_dora_goes_ahead_of_a_nearer_unsure_white() -> None:
+    laid = lay_out(**CLOSED)
+    dora = _flat(laid, "4p", 3 * W, 1.8 * W)
+    white = _no_tile(laid, 6 * W, 1.0 * W, white=0.43)  # a stack's side read 白 at 0.43
+    assert analyse_layout(laid.dets, config=extras_config(named_faces=None))[0].dora == (white,)
+    assert analyse_layout(laid.dets)[0].dora == (dora,)
+
+
+def test_a_nearer_sure_dora_still_goes_first() -> None:
+    laid = lay_out(**CLOSED)
+    _flat(laid, "4p", 3 * W, 1.8 * W)
+    near = _flat(laid, "7s", 6 * W, 1.0 * W)
+    assert analyse_layout(laid.dets)[0].dora == (near,)
