@@ -263,15 +263,6 @@ class ExtrasConfig:
     low puts its ura 2.0 flat heights below its indicator (1040097); replay on the five
     tuning sets, 950000 and the guard: layouts +1, none lost (2.3 and 2.6 alike); whole
     `photo_eval`: see `crowded_columns`. None: `ura_gap`."""
-    named_faces: float | None = 0.5
-    """Boxes read as no tile are no faces where a lone dora is told from a pond tile, and
-    rank last among loose indicators. A group of faces alone near a lone flat face keeps it
-    from being a lone dora (`width_reach`) only where some of its faces is named, and of the
-    loose groups near the hand, those with every face named and read at least this surely
-    go first (then by distance). A dead wall seen from the side (stacks' faces squarely to
-    the camera) gets its pale sides boxed and read as no tile (0.68) or an unsure 白 (0.43),
-    and the flat indicator on top of it was kept from being lone by the first, and
-    outranked by the nearer second (1040022). None: every face counts alike."""
     wall_side: float | None = 0.7
     """A row of backs each with another back just behind it (sharing its column, at most
     this many of its heights beyond it) is a wall's front side, the tops its stacks show
@@ -311,8 +302,6 @@ class _Group:
     0 for a group showing backs or where not counted."""
     bridged: bool = False
     """A wall joined across a gap wider than `ExtrasConfig.wall_gap` (`stack_gap`)."""
-    named: bool = True
-    """Some face of it is named (read as a tile, not as no tile: `ExtrasConfig.named_faces`)."""
 
     @property
     def indicator_like(self) -> bool:
@@ -389,9 +378,8 @@ def _groups(dets: list[TileDetection], rest: list[int], hand_ext: np.ndarray,
             least = min((dets[i].confidence for i in faces), default=1.0)
             bridged = any(gap_before([b], [a], ext) > cfg.wall_gap * frame.tile_width
                           for a, b in zip(group, group[1:], strict=False))
-            named = any(dets[i].label is not None for i in faces)
             out.append(_Group(faces, backs, called, span, height, frame.along, faces_u, least,
-                              chain, bridged, named))
+                              chain, bridged))
     return out
 
 
@@ -638,8 +626,8 @@ def _lone_stack(g: _Group, groups: list[_Group], hand: tuple[float, float, float
     if _distance(g.span, hand) > cfg.width_reach * frame.tile_width:
         return False
     room = cfg.alone_gap * frame.tile_width
-    return not any(o is not g and o.faces and (o.named or cfg.named_faces is None)
-                   and _distance(o.span, g.span) <= room for o in groups)
+    return not any(o is not g and o.faces and _distance(o.span, g.span) <= room
+                   for o in groups)
 
 
 def _in_pond(g: _Group, groups: list[_Group], cfg: ExtrasConfig) -> bool:
@@ -885,13 +873,9 @@ def _indicators(near: list[_Group], hand: tuple[float, float, float, float],
     # misread faces may be anything on the table (tuning renders: 1 indicator more right).
     sure = cfg.wall_sure if cfg.wall_sure is not None else 0.0
     def rank(g: _Group) -> tuple:
-        # A loose group the classifier names surely goes ahead of one it calls no tile or
-        # names unsurely (`ExtrasConfig.named_faces`).
-        weak = not g.dead_wall and cfg.named_faces is not None and (
-            not g.named or g.least < cfg.named_faces)
         if g.bridged and cfg.bridged_loose:
-            return (True, weak, 0, _distance(g.span, hand))
-        return (not g.dead_wall, weak or (g.dead_wall and g.least < sure), -len(g.backs),
+            return (True, False, 0, _distance(g.span, hand))
+        return (not g.dead_wall, g.dead_wall and g.least < sure, -len(g.backs),
                 _distance(g.span, hand))
     by_distance = sorted(near, key=rank)
     for dora in by_distance:
