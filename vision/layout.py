@@ -248,13 +248,16 @@ class LayoutConfig:
     backs boxed as one (`_wide_back_kans`): two tiles' length (a sideways tile is 35/26 of
     an upright one's), and a back and 白 look alike (tuning render 1040092: ``[1111z]``'s
     backs boxed as one 白 1.9 times its faces' length, read as a pon of 1z). None: off."""
-    indicated_kans: bool = True
+    indicated_kans: bool = False
     """A plan whose indicators outnumber one plus its kans (each kan turns one more) is also
     offered, first, with each pon that shows one sideways tile read as an added kan
     (`layout_stacks.indicated_kans`): an added kan seen from straight above shows its
     stack no way, its upper tile lying exactly on the called one (tuning renders 990010,
     1030001). The tiles read are the same, so the reading takes the kan only by its place
-    among equals, and a pon the tiles make no kan of (a fifth copy) stays a pon."""
+    among equals, and a pon the tiles make no kan of (a fifth copy) stays a pon. Off: the
+    count of indicators is only as good as the dora group found, and that is often wrong
+    (990010's two "indicators" are backs read as faces; on the check renders 1010013 four
+    tiles of another group, taken for indicators, made a pon a kan and lost the hand)."""
 
 
 DEFAULT_LAYOUT = LayoutConfig()
