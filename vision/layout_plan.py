@@ -27,7 +27,7 @@ class MeldPlace:
         unseen: where a closed kan laid in three columns lacks its fourth tile, an end back
             the locator did not find (`agari.vision.layout_parse.SHORT_KANS`): 0 before
             the first column, 3 after the last, 2 after the middle one (its two backs boxed
-            as one, `agari.vision.layout.WIDE_BACKS`); None for a meld whose tiles are all
+            as one, `LayoutConfig.wide_backs`); None for a meld whose tiles are all
             seen.
     """
 
