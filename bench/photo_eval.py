@@ -63,6 +63,7 @@ from agari.engine.rules import Rules
 from agari.engine.scoring import score
 from agari.engine.tiles import Tile
 from agari.engine.waits import score_each_wait
+from agari.models.polarity import face_polarity
 from agari.vision.cores import CoreConfig
 from agari.vision.fill import HAND_FILL
 from agari.vision.layout import DEFAULT_LAYOUT
@@ -225,7 +226,13 @@ def _detections(args, ann, image, seed: int, classifier) -> list:
         return noisy_detections(ann, random.Random(seed), args.misread)
     boxes = [replace(d, label=None, confidence=0.0, alternatives=(), face_down=False)
              for d in truth_detections(ann)]
-    return classifier.classify_detections(image, boxes, top_k=args.config.top_k)
+    dets = classifier.classify_detections(image, boxes, top_k=args.config.top_k)
+    if args.config.polarity is not None:
+        # As `read_photo` does: a dark-faced set is read with its crops' lightness inverted.
+        reader = face_polarity(classifier, image, dets, args.config.polarity)
+        if reader is not classifier:
+            dets = reader.classify_detections(image, boxes, top_k=args.config.top_k)
+    return dets
 
 
 def read_scene(args, image, ann, situation, seed: int, classifier
@@ -460,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
                     default="pipeline",
                     help="pipeline: the real stages 1-2; truth: perfect detections; noisy: "
                          "truth with jittered quads and --misread of the faces misread; "
-                         "classify: true quads named by the real classifier")
+                         "classify: true quads named by the real classifier (dark sets inverted, "
+                         "as agari photo reads them)")
     ap.add_argument("--misread", type=float, default=0.05,
                     help="share of faces the noisy classifier gets wrong first")
     ap.add_argument("--real", type=Path, default=None, help="folder with labels.json")
