@@ -561,7 +561,7 @@ def _wide_back_kans(dets: list[TileDetection], plan: LayoutPlan, ratio: float
     sideways is a back, in no open meld), taken as a closed kan face-back-back-face
     (`LayoutConfig.wide_backs`), one plan per such meld; empty where none is."""
     out = []
-    ext = None
+    length = None  # along the row, projected once a meld qualifies
     for k, m in enumerate(plan.melds):
         if m.kind != "open" or len(m.columns) != 3 or m.sideways_index != 1 or \
                 any(len(col) != 1 for col in m.columns):
@@ -569,9 +569,9 @@ def _wide_back_kans(dets: list[TileDetection], plan: LayoutPlan, ratio: float
         a, mid, c = (col[0] for col in m.columns)
         if is_face_down(dets[a]) or is_face_down(dets[c]) or dets[mid].label != WHITE_DRAGON:
             continue
-        if ext is None:
+        if length is None:
             ext = plan.frame.project(quads_of(dets))
-        length = ext[:, 1] - ext[:, 0]
+            length = ext[:, 1] - ext[:, 0]
         if length[mid] < ratio * max(length[a], length[c]):
             continue
         kan = MeldPlace("closed_kan", m.columns, None, (1,), 2)
