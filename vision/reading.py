@@ -70,6 +70,14 @@ class ReadingConfig:
     hand's 0.92) is no likelier. None: off (the higher level wins whatever its cost). Whole
     photo_eval: five tuning sets 411/393/332 -> 412/394/333 (hands/scores/layouts; 1030089),
     nothing lost; guard 980000 and real variants the same."""
+    max_overrule: float | None = 1e5
+    """No reading is sought more than this many times less probable than the plan's tiles as
+    the classifier names them (`_read_plan`). Renaming tiles the classifier is sure of can
+    make any photographed hand a winning one: a real photo's 13 tiles that wait on nothing,
+    enlarged, were read as a haneman wait by renaming 2z, 4z and 4m read at 0.89-0.97
+    (7.7 million times less probable). Beyond this the hand is reported as read, not as a
+    winning one. On 400 tuning renders (1040000-1000000) no exact hand was read at more than
+    ~5 600 (cost 8.6); the six readings beyond 22 000 were all wrong. None: no limit."""
     implied: ImpliedConfig = field(default_factory=ImpliedConfig)
     """Names a meld's tiles lend an unreadable tile of it (`agari.vision.reading_implied`)."""
     bare: bool = True
@@ -401,6 +409,8 @@ def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situa
     kept: list[tuple[float, int, tuple[Tile, ...], Parts]] = []
     best_level, best_cost, at_top, shaped = IMPOSSIBLE + 1, None, set(), None
     report, explore = math.log(config.report_ratio), math.log(config.explore_ratio)
+    overrule = math.inf if config.max_overrule is None else math.log(config.max_overrule)
+    base = None  # the cost of the likeliest names: best_first yields it first
     names = [[t for t, _ in o] for o in options]  # each choice's tiles looked up at C speed
     if not all(_can_be_set(assessor, n, [names[k] for k in idx])
                for n, idx in enumerate(assessor.meld_slots())):
@@ -411,6 +421,9 @@ def _read_plan(dets: Sequence[TileDetection], plan: LayoutPlan, situation: Situa
     melds_set = _melds_set(assessor, names)
     for n, (cost, choice) in enumerate(best_first(options, config.max_states)):
         if not kept and n >= config.give_up:
+            break
+        base = cost if base is None else base
+        if cost - base > overrule:
             break
         if best_cost is not None and cost - best_cost > report:
             break

@@ -241,3 +241,27 @@ def test_a_far_likelier_waiting_hand_beats_a_scoring_complete_one(win_alts, rati
     reading = read_hand(dets, plans, situation(riichi=True), config=config)
     assert reading.best.plan.size == size
     assert reading.layout.hand_text.startswith("123m456p789s1122z")
+
+
+@pytest.mark.parametrize(("limit", "renamed"), [(1e5, False), (None, True)])
+def test_sure_tiles_are_not_renamed_to_make_a_winning_hand(limit, renamed) -> None:
+    # Three tiles the classifier is sure of (0.997 against 0.003 each: 37 million times
+    # likelier together) would have to be renamed for the row to win.
+    laid = lay_out("123m456p789s1122z", "2z")
+    dets = list(laid.dets)
+    for i, (seen, true) in {1: ("5z", "2m"), 4: ("8s", "5p"), 7: ("1z", "8s")}.items():
+        dets[i] = with_alternatives(dets[i], [(seen, 0.997), (true, 0.003)])
+    config = replace(DEFAULT_READING, max_overrule=limit)
+    r = read_hand(dets, analyse_layout(dets), situation(riichi=True), config=config)
+    if renamed:
+        assert r.layout.hand_text == "123m456p789s1122z2z" and len(r.corrections) == 3
+    else:
+        assert r.level == "possible tiles" and r.corrections == ()
+        assert sorted(str(t) for t in r.layout.concealed + (r.layout.win,)).count("1z") == 3
+
+
+def test_one_unsure_tile_is_still_renamed_under_the_limit() -> None:
+    # 0.997 against 0.003: 330 times less probable, far under `max_overrule`.
+    r = read(lay_out("123m456p789s1122z", "2z"), t1=[("5z", 0.997), ("2m", 0.003)])
+    assert r.layout.hand_text == "123m456p789s1122z2z"
+    assert r.corrections == ((1, "5z", "2m"),)
