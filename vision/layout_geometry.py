@@ -134,10 +134,22 @@ def mid_extents(quads: np.ndarray, along: np.ndarray, up: np.ndarray) -> np.ndar
     """
     u = quads @ along if along.ndim == 1 else np.einsum("nkd,nd->nk", quads, along)
     v = quads @ up if up.ndim == 1 else np.einsum("nkd,nd->nk", quads, up)
-    left, right = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
-    bottom, top = (v[:, 2] + v[:, 3]) / 2, (v[:, 0] + v[:, 1]) / 2
-    return np.stack([np.minimum(left, right), np.maximum(left, right),
-                     np.minimum(bottom, top), np.maximum(bottom, top)], axis=1)
+    sums = [u[:, 0] + u[:, 3], u[:, 1] + u[:, 2], v[:, 2] + v[:, 3], v[:, 0] + v[:, 1]]
+    # Halved in place and written straight into the columns of the result: the same
+    # values as ``(a + b) / 2`` stacked, without `np.stack`'s Python-level overhead (a
+    # photo's layouts call this ~500 times on a few quads each).
+    if all(a.dtype.kind == "f" and a.dtype == sums[0].dtype for a in sums):
+        for a in sums:
+            a /= 2
+    else:  # whole numbers: true division makes floats
+        sums = [a / 2 for a in sums]
+    left, right, bottom, top = sums
+    out = np.empty((len(left), 4), np.result_type(left, bottom))
+    np.minimum(left, right, out=out[:, 0])
+    np.maximum(left, right, out=out[:, 1])
+    np.minimum(bottom, top, out=out[:, 2])
+    np.maximum(bottom, top, out=out[:, 3])
+    return out
 
 
 def face_mass(det: TileDetection) -> float:

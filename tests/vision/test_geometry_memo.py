@@ -67,3 +67,32 @@ def test_array_quads_are_read_without_the_memo():
     plain = _hand()
     assert find_rows(dets) == find_rows(plain)
     assert frame_of_row(dets, [0, 1, 2]) == frame_of_row(plain, [0, 1, 2])
+
+
+def test_mid_extents_equal_the_stacked_halves():
+    """`mid_extents` writes its columns in place: the same values and dtype as stacking
+    the halved edge midpoints' minima and maxima."""
+    from agari.vision.layout_geometry import mid_extents
+
+    def stacked(quads, along, up):
+        u = quads @ along if along.ndim == 1 else np.einsum("nkd,nd->nk", quads, along)
+        v = quads @ up if up.ndim == 1 else np.einsum("nkd,nd->nk", quads, up)
+        left, right = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
+        bottom, top = (v[:, 2] + v[:, 3]) / 2, (v[:, 0] + v[:, 1]) / 2
+        return np.stack([np.minimum(left, right), np.maximum(left, right),
+                         np.minimum(bottom, top), np.maximum(bottom, top)], axis=1)
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 6, 30):
+        for dtype in (np.float64, np.float32):
+            quads = (rng.random((n, 4, 2)) * 1000).astype(dtype)
+            along = rng.random(2)
+            along /= np.linalg.norm(along)
+            up = np.array([along[1], -along[0]])
+            per = rng.random((n, 2))
+            for args in ((quads, along, up), (quads, per, per[:, ::-1])):
+                want, got = stacked(*args), mid_extents(*args)
+                assert got.dtype == want.dtype and np.array_equal(got, want)
+    whole = rng.integers(0, 100, (5, 4, 2))
+    axes = np.array([1, 0]), np.array([0, 1])
+    assert np.array_equal(mid_extents(whole, *axes), stacked(whole, *axes))
