@@ -96,3 +96,44 @@ def test_mid_extents_equal_the_stacked_halves():
     whole = rng.integers(0, 100, (5, 4, 2))
     axes = np.array([1, 0]), np.array([0, 1])
     assert np.array_equal(mid_extents(whole, *axes), stacked(whole, *axes))
+
+
+def test_columns_and_local_aspects_as_on_numpy_scalars():
+    """`columns_of` and `_local_aspect` read the extents as Python floats: the same columns
+    and aspects as reading numpy's scalars (float64 and float32 extents)."""
+    from agari.vision.layout_geometry import _local_aspect, _mids, columns_of
+
+    def columns(row, ext, overlap=DEFAULT_GEOMETRY.stack_overlap):
+        cols = []
+        for i in sorted(row, key=lambda i: (ext[i, 0] + ext[i, 1]) / 2):
+            if cols:
+                last = cols[-1]
+                lo, hi = min(ext[j, 0] for j in last), max(ext[j, 1] for j in last)
+                if min(hi, ext[i, 1]) - max(lo, ext[i, 0]) >= overlap * min(
+                        hi - lo, ext[i, 1] - ext[i, 0]):
+                    last.append(i)
+                    continue
+            cols.append([i])
+        return [sorted(c, key=lambda i: ext[i, 2]) for c in cols]
+
+    def local(i, firsts, aspect, ext, n):
+        mid = (ext[i, 0] + ext[i, 1]) / 2
+        others = sorted((j for j in firsts if j != i),
+                        key=lambda j: abs((ext[j, 0] + ext[j, 1]) / 2 - mid))[:n]
+        return float(aspect[others].min()) if others else 0.0
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        n = int(rng.integers(1, 30))
+        start = np.sort(rng.random(n) * 600).round(int(rng.integers(0, 3)))  # ties too
+        ext = np.stack([start, start + 20 + rng.random(n) * 40, rng.random(n) * 9,
+                        50 + rng.random(n) * 9], axis=1)
+        if trial % 3 == 0:
+            ext = ext.astype(np.float32)
+        row = sorted(rng.choice(n, int(rng.integers(0, n + 1)), replace=False).tolist())
+        assert columns_of(row, ext) == columns(row, ext)
+        aspect = (ext[:, 1] - ext[:, 0]) / (ext[:, 3] - ext[:, 2])
+        firsts = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
+        for i in range(n):
+            assert _local_aspect(i, firsts, aspect, _mids(ext), 2) == \
+                local(i, firsts, aspect, ext, 2)
