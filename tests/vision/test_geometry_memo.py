@@ -137,3 +137,29 @@ def test_columns_and_local_aspects_as_on_numpy_scalars():
         for i in range(n):
             assert _local_aspect(i, firsts, aspect, _mids(ext), 2) == \
                 local(i, firsts, aspect, ext, 2)
+
+
+def test_row_gaps_as_from_column_spans():
+    """`row_gaps` on float64 extents spans columns in Python floats: the same gaps as
+    `column_span`'s numpy scalars give."""
+    from agari.vision.layout_geometry import column_span, row_gaps
+
+    def gaps(cols, ext):
+        spans = [column_span(c, ext) for c in cols]
+        ends = np.maximum.accumulate([u1 for _, u1 in spans]) if spans else []
+        return [float(spans[k + 1][0] - ends[k]) for k in range(len(spans) - 1)]
+
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        n = int(rng.integers(1, 30))
+        start = np.sort(rng.random(n) * 600).round(int(rng.integers(0, 3)))
+        ext = np.stack([start, start + 20 + rng.random(n) * 40, rng.random(n),
+                        rng.random(n)], axis=1)
+        if trial % 3 == 0:
+            ext = ext.astype(np.float32)
+        order, cols = rng.permutation(n).tolist(), []
+        while order:
+            k = int(rng.integers(1, 4))
+            cols.append(order[:k])
+            order = order[k:]
+        assert row_gaps(cols, ext) == gaps(cols, ext)
