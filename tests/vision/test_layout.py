@@ -363,3 +363,14 @@ def test_aligned_turns_a_quad_as_replace_would():
         got, = aligned([det], frame)
         want = replace(det, quad=got.quad, sideways=got.sideways)
         assert type(got) is kind and got == want and got.quad != det.quad
+
+
+def test_unlimited_extras_settings_are_made_once():
+    import math
+
+    from agari.vision.layout_extras import ExtrasConfig, _unlimited
+
+    cfg = ExtrasConfig(ura_below=False)
+    got = _unlimited(cfg)
+    assert got == replace(cfg, max_gap=math.inf) and _unlimited(cfg) is got
+    assert _unlimited(ExtrasConfig()) == replace(ExtrasConfig(), max_gap=math.inf)
