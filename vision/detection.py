@@ -66,7 +66,13 @@ class TileDetection:
         except (TypeError, ValueError):
             raise InvalidInput(f"quad must be 4 (x, y) points, got {q!r}") from None
         isfinite = math.isfinite
-        if not (isfinite(float(x0)) and isfinite(float(y0)) and isfinite(float(x1))
+        # A finite sum has finite terms (an inf or nan term makes it inf or nan): one test
+        # where the coordinates are sane, each tested only where the sum is not (a nan or
+        # inf among them, or finite ones summing past float's range). A photo makes
+        # thousands of detections; this took half the time of testing each.
+        if not isfinite(float(x0) + float(y0) + float(x1) + float(y1) + float(x2)
+                        + float(y2) + float(x3) + float(y3)) and not (
+                isfinite(float(x0)) and isfinite(float(y0)) and isfinite(float(x1))
                 and isfinite(float(y1)) and isfinite(float(x2)) and isfinite(float(y2))
                 and isfinite(float(x3)) and isfinite(float(y3))):
             raise InvalidInput(f"quad has a non-finite coordinate: {q!r}")

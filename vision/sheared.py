@@ -200,7 +200,7 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
         y = row.origin[1] + t * row.along[1] + off_y
         band = cv2.remap(gray, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
-        profile = band.mean(axis=0, dtype=np.float64)
+        profile = _column_means(band)
         # The repeat of the profile's detail (seams, edges), its slow shading taken off.
         detail = profile - cv2.blur(profile.reshape(1, -1), (blur, 1)).ravel()
         found = period(detail, cfg.pitch[0] * s / step, cfg.pitch[1] * s / step,
@@ -208,6 +208,17 @@ def _lean_and_pitch(gray: np.ndarray, row: _Row, cfg: ShearedConfig
         if found is not None and (best is None or found[1] > best[2]):
             best = (lean, found[0] * step, found[1])
     return None if best is None else (best[0], best[1])
+
+
+def _column_means(band: np.ndarray) -> np.ndarray:
+    """``band.mean(axis=0, dtype=np.float64)`` of a sampled band: for ``uint8`` grey the
+    columns' sums are whole numbers, exact in any order, so OpenCV's integer sums divided
+    by the count are the same float64 means (numpy's float64 reduction across rows cost
+    about a third more; 21 leans a row)."""
+    if band.dtype != np.uint8 or band.ndim != 2 or band.shape[0] >= 1 << 23:
+        return band.mean(axis=0, dtype=np.float64)
+    sums = cv2.reduce(band, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+    return sums / band.shape[0]
 
 
 def _read_plates(image: np.ndarray, row: _Row, lean: float, pitch: float, classify: Classify,

@@ -63,6 +63,15 @@ def test_prepare_normalises_each_channel_as_the_formula(order):
     assert np.array_equal(x, want.transpose(0, 3, 1, 2))
 
 
+def test_tensor_of_a_strided_or_empty_batch():
+    spec = ModelSpec(class_names=CLASS_NAMES, input_size=(16, 12), mean=(0.5, 0.4, 0.3),
+                     std=(0.25, 0.2, 0.3), channel_order="RGB")
+    clf = TileClassifier(None, spec)
+    crops = np.random.default_rng(1).integers(0, 256, (6, 16, 12, 3), dtype=np.uint8)
+    assert np.array_equal(clf.tensor(crops[::2]), clf.tensor(crops)[::2])
+    assert clf.tensor(crops[:0]).shape == (0, 3, 16, 12)
+
+
 def test_predict_empty_batch(toy):
     preds = toy.predict(np.zeros((0, *TOY_SIZE, 3), np.uint8))
     assert preds.probs.shape == (0, len(CLASS_NAMES)) and preds.top_k() == []

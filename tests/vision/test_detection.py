@@ -25,6 +25,11 @@ def test_a_malformed_quad_is_refused(quad):
         TileDetection(quad)
 
 
+def test_finite_coordinates_whose_sum_overflows_are_taken():
+    big = 1e308
+    assert TileDetection(((big, big), (big, big), (big, big), (big, big))).quad[0][0] == big
+
+
 def test_quads_of_any_numbers_are_taken():
     assert TileDetection(np.zeros((4, 2), np.float32)).box == (0.0, 0.0, 0.0, 0.0)
     assert TileDetection(((0, 0), (4, 0), (4, 4), (0, 4))).centre == (2.0, 2.0)

@@ -67,3 +67,99 @@ def test_array_quads_are_read_without_the_memo():
     plain = _hand()
     assert find_rows(dets) == find_rows(plain)
     assert frame_of_row(dets, [0, 1, 2]) == frame_of_row(plain, [0, 1, 2])
+
+
+def test_mid_extents_equal_the_stacked_halves():
+    """`mid_extents` writes its columns in place: the same values and dtype as stacking
+    the halved edge midpoints' minima and maxima."""
+    from agari.vision.layout_geometry import mid_extents
+
+    def stacked(quads, along, up):
+        u = quads @ along if along.ndim == 1 else np.einsum("nkd,nd->nk", quads, along)
+        v = quads @ up if up.ndim == 1 else np.einsum("nkd,nd->nk", quads, up)
+        left, right = (u[:, 0] + u[:, 3]) / 2, (u[:, 1] + u[:, 2]) / 2
+        bottom, top = (v[:, 2] + v[:, 3]) / 2, (v[:, 0] + v[:, 1]) / 2
+        return np.stack([np.minimum(left, right), np.maximum(left, right),
+                         np.minimum(bottom, top), np.maximum(bottom, top)], axis=1)
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 6, 30):
+        for dtype in (np.float64, np.float32):
+            quads = (rng.random((n, 4, 2)) * 1000).astype(dtype)
+            along = rng.random(2)
+            along /= np.linalg.norm(along)
+            up = np.array([along[1], -along[0]])
+            per = rng.random((n, 2))
+            for args in ((quads, along, up), (quads, per, per[:, ::-1])):
+                want, got = stacked(*args), mid_extents(*args)
+                assert got.dtype == want.dtype and np.array_equal(got, want)
+    whole = rng.integers(0, 100, (5, 4, 2))
+    axes = np.array([1, 0]), np.array([0, 1])
+    assert np.array_equal(mid_extents(whole, *axes), stacked(whole, *axes))
+
+
+def test_columns_and_local_aspects_as_on_numpy_scalars():
+    """`columns_of` and `_local_aspect` read the extents as Python floats: the same columns
+    and aspects as reading numpy's scalars (float64 and float32 extents)."""
+    from agari.vision.layout_geometry import _local_aspect, _mids, columns_of
+
+    def columns(row, ext, overlap=DEFAULT_GEOMETRY.stack_overlap):
+        cols = []
+        for i in sorted(row, key=lambda i: (ext[i, 0] + ext[i, 1]) / 2):
+            if cols:
+                last = cols[-1]
+                lo, hi = min(ext[j, 0] for j in last), max(ext[j, 1] for j in last)
+                if min(hi, ext[i, 1]) - max(lo, ext[i, 0]) >= overlap * min(
+                        hi - lo, ext[i, 1] - ext[i, 0]):
+                    last.append(i)
+                    continue
+            cols.append([i])
+        return [sorted(c, key=lambda i: ext[i, 2]) for c in cols]
+
+    def local(i, firsts, aspect, ext, n):
+        mid = (ext[i, 0] + ext[i, 1]) / 2
+        others = sorted((j for j in firsts if j != i),
+                        key=lambda j: abs((ext[j, 0] + ext[j, 1]) / 2 - mid))[:n]
+        return float(aspect[others].min()) if others else 0.0
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        n = int(rng.integers(1, 30))
+        start = np.sort(rng.random(n) * 600).round(int(rng.integers(0, 3)))  # ties too
+        ext = np.stack([start, start + 20 + rng.random(n) * 40, rng.random(n) * 9,
+                        50 + rng.random(n) * 9], axis=1)
+        if trial % 3 == 0:
+            ext = ext.astype(np.float32)
+        row = sorted(rng.choice(n, int(rng.integers(0, n + 1)), replace=False).tolist())
+        assert columns_of(row, ext) == columns(row, ext)
+        aspect = (ext[:, 1] - ext[:, 0]) / (ext[:, 3] - ext[:, 2])
+        firsts = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
+        for i in range(n):
+            assert _local_aspect(i, firsts, aspect, _mids(ext), 2) == \
+                local(i, firsts, aspect, ext, 2)
+
+
+def test_row_gaps_as_from_column_spans():
+    """`row_gaps` on float64 extents spans columns in Python floats: the same gaps as
+    `column_span`'s numpy scalars give."""
+    from agari.vision.layout_geometry import column_span, row_gaps
+
+    def gaps(cols, ext):
+        spans = [column_span(c, ext) for c in cols]
+        ends = np.maximum.accumulate([u1 for _, u1 in spans]) if spans else []
+        return [float(spans[k + 1][0] - ends[k]) for k in range(len(spans) - 1)]
+
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        n = int(rng.integers(1, 30))
+        start = np.sort(rng.random(n) * 600).round(int(rng.integers(0, 3)))
+        ext = np.stack([start, start + 20 + rng.random(n) * 40, rng.random(n),
+                        rng.random(n)], axis=1)
+        if trial % 3 == 0:
+            ext = ext.astype(np.float32)
+        order, cols = rng.permutation(n).tolist(), []
+        while order:
+            k = int(rng.integers(1, 4))
+            cols.append(order[:k])
+            order = order[k:]
+        assert row_gaps(cols, ext) == gaps(cols, ext)

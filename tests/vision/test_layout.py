@@ -344,3 +344,33 @@ def test_a_winning_tile_laid_flat_a_little_apart_is_offered_as_the_winning_tile(
     assert plans[0].melds  # as seen: a meld ending in a called tile
     apart = [p for p in plans if p.win == len(dets) - 1 and len(p.concealed) == 13]
     assert apart and not apart[0].melds
+
+
+def test_aligned_turns_a_quad_as_replace_would():
+    """`layout_frame.aligned` builds a turned plain detection directly: equal to
+    `dataclasses.replace` of it, every other field the same; a subclass keeps its type."""
+    from agari.engine.tiles import Tile
+    from agari.vision.layout_frame import aligned
+    from agari.vision.layout_geometry import HandFrame
+
+    class Marked(TileDetection):
+        __slots__ = ()
+
+    quad = ((10.0, 0.0), (10.0, 30.0), (0.0, 30.0), (0.0, 0.0))  # a quarter off the row
+    frame = HandFrame((1.0, 0.0), (0.0, -1.0), 10.0, 30.0)
+    for kind in (TileDetection, Marked):
+        det = kind(quad, True, True, Tile.parse("5m"), 0.75, (("5m", 0.75), ("none", 0.2)))
+        got, = aligned([det], frame)
+        want = replace(det, quad=got.quad, sideways=got.sideways)
+        assert type(got) is kind and got == want and got.quad != det.quad
+
+
+def test_unlimited_extras_settings_are_made_once():
+    import math
+
+    from agari.vision.layout_extras import ExtrasConfig, _unlimited
+
+    cfg = ExtrasConfig(ura_below=False)
+    got = _unlimited(cfg)
+    assert got == replace(cfg, max_gap=math.inf) and _unlimited(cfg) is got
+    assert _unlimited(ExtrasConfig()) == replace(ExtrasConfig(), max_gap=math.inf)

@@ -88,3 +88,16 @@ def test_a_surely_read_tile_is_not_replaced():
     assert dets[3] in got
     assert not any(d.label == Tile.parse("3s") and quad_iou(np.asarray(d.quad), true[3]) > 0.3
                    for d in got)
+
+
+def test_column_means_equal_numpys_float64_means():
+    from agari.vision.sheared import _column_means
+
+    rng = np.random.default_rng(7)
+    for shape in [(1, 5), (33, 400), (65, 1500), (4, 1)]:
+        band = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert np.array_equal(_column_means(band), band.mean(axis=0, dtype=np.float64))
+    full = np.full((65, 300), 255, np.uint8)
+    assert np.array_equal(_column_means(full), full.mean(axis=0, dtype=np.float64))
+    grey = rng.random((9, 20)).astype(np.float32)  # not 8-bit: numpy's own mean
+    assert np.array_equal(_column_means(grey), grey.mean(axis=0, dtype=np.float64))
