@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from agari.engine.tiles import NONE
+from agari.engine.tiles import BACK, NONE
 from agari.models.classifier import TileClassifier
 from agari.vision.crops import crop_detections
 from agari.vision.detection import TileDetection
@@ -34,15 +34,14 @@ class PolarityConfig:
     min_tiles: int = 4
     """Fewer located tiles than this say too little about the set."""
     max_crops: int = 24
-    """At most this many of the located tiles (spread evenly over the reading order) are
-    read again inverted to decide: enough to judge a set by, and the second reading costs
-    ~0.25 ms a crop."""
+    """At most this many of the located tiles not read as backs (spread evenly over the
+    reading order) are read again inverted to decide: enough to judge a set by, and the
+    second reading costs ~0.25 ms a crop."""
     sure: float = 0.9
     """A crop is read surely as a tile when its likeliest class, a tile kind or a back, has
     this probability. Inverted, a photo must have more such crops, and a higher mean log
-    probability of each crop's likeliest tile kind or back: on the tuning renders the
-    second alone took 10 photos of light sets of 270 for dark ones, both together 1 (and 17
-    of the 30 dark-set photos)."""
+    probability of each crop's likeliest tile kind or back, both over the crops read as a
+    tile kind either way (faces, not backs or what holds no tile: `face_polarity`)."""
 
 
 DEFAULT_POLARITY = PolarityConfig()
@@ -83,8 +82,13 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     if type(classifier) is not TileClassifier or len(detections) < config.min_tiles:
         return classifier
     spec = classifier.spec
-    picked = [detections[int(i)] for i in np.unique(np.linspace(
-        0, len(detections) - 1, min(len(detections), config.max_crops)).round())]
+    # Backs read the same either way and, inverted, less surely: on a table they were up to
+    # half the crops judged, and outvoted a dark set's faces (the walls, the others' hands).
+    unbacked = [d for d in detections if not _read_as(d.alternatives, BACK)]
+    if len(unbacked) < config.min_tiles:
+        return classifier
+    picked = [unbacked[int(i)] for i in np.unique(np.linspace(
+        0, len(unbacked) - 1, min(len(unbacked), config.max_crops)).round())]
     crops = crop_detections(image, picked, size=spec.input_size, margin=spec.crop_margin)
     h, w = spec.input_size
     middle = crops[:, h // 4: h - h // 4, w // 4: w - w // 4]
@@ -96,12 +100,28 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     probs = inverted.predict(crops).probs
     tiles = np.array([n != NONE for n in spec.class_names])
     turned = probs[:, tiles].max(axis=1)
-    named = probs.argmax(axis=1) != spec.class_names.index(NONE)
+    first = probs.argmax(axis=1)
+    named = first != spec.class_names.index(NONE)
+    # Judged on faces only: crops read as a tile kind one way or the other (what holds no
+    # tile, or a back, says nothing of which way the set's faces read).
+    kinds = np.array([n not in (NONE, BACK) for n in spec.class_names])
+    face = kinds[first] | np.array([not (_read_as(d.alternatives, NONE)
+                                         or _read_as(d.alternatives, BACK))
+                                    for d in picked], bool)
+    if face.sum() < config.min_tiles:
+        return classifier
     turned_sure = named & (turned >= config.sure)
-    surer = np.mean(np.log(turned + 1e-6)) > np.mean(np.log(plain[:, 0] + 1e-6))
-    if surer and turned_sure.sum() > plain[:, 1].sum():
+    surer = (np.mean(np.log(turned[face] + 1e-6))
+             > np.mean(np.log(plain[face, 0] + 1e-6)))
+    if surer and turned_sure[face].sum() > plain[face, 1].sum():
         return inverted
     return classifier
+
+
+def _read_as(alternatives: Sequence[tuple[str, float]], name: str) -> bool:
+    """Whether a crop's first class (of ``alternatives``, best first) is ``name``; a crop not
+    read yet (none given) is read as ``none``."""
+    return (alternatives[0][0] if alternatives else NONE) == name
 
 
 def _likeliest_tile(alternatives: Sequence[tuple[str, float]], sure: float
