@@ -34,14 +34,25 @@ class PolarityConfig:
     min_tiles: int = 4
     """Fewer located tiles than this say too little about the set."""
     max_crops: int = 24
-    """At most this many of the located tiles not read as backs (spread evenly over the
-    reading order) are read again inverted to decide: enough to judge a set by, and the
-    second reading costs ~0.25 ms a crop."""
+    """At most this many of the located tiles (spread evenly over the reading order) are
+    read again inverted to decide: enough to judge a set by, and the second reading costs
+    ~0.25 ms a crop."""
     sure: float = 0.9
     """A crop is read surely as a tile when its likeliest class, a tile kind or a back, has
     this probability. Inverted, a photo must have more such crops, and a higher mean log
-    probability of each crop's likeliest tile kind or back, both over the crops read as a
-    tile kind either way (faces, not backs or what holds no tile: `face_polarity`)."""
+    probability of each crop's likeliest tile kind or back: on the tuning renders the
+    second alone took 10 photos of light sets of 270 for dark ones, both together 1 (and 17
+    of the 30 dark-set photos)."""
+    faces: bool = False
+    """Judge on faces only: the crops are drawn from the tiles not read as backs, and both
+    tests count only those read as a tile kind one way or the other (not ``none``, not a
+    back). On a table, backs (walls, the others' hands: read surely as they are, less so
+    inverted) were up to half the crops judged and outvoted a dark set's faces. On the
+    true quads of the 57 dark renders of the tuning sets and guard it read 45 photos
+    inverted instead of 24 (hand, meld and indicator tiles wrong 37 → 22 of 820, as many
+    as reading every one inverted), none of 110 light ones (2 before); through `agari
+    photo` exact hands 413 → 412 on the five tuning sets (scores 395 → 396), so off
+    (docs/photo.md)."""
 
 
 DEFAULT_POLARITY = PolarityConfig()
@@ -82,13 +93,13 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     if type(classifier) is not TileClassifier or len(detections) < config.min_tiles:
         return classifier
     spec = classifier.spec
-    # Backs read the same either way and, inverted, less surely: on a table they were up to
-    # half the crops judged, and outvoted a dark set's faces (the walls, the others' hands).
-    unbacked = [d for d in detections if not _read_as(d.alternatives, BACK)]
-    if len(unbacked) < config.min_tiles:
-        return classifier
-    picked = [unbacked[int(i)] for i in np.unique(np.linspace(
-        0, len(unbacked) - 1, min(len(unbacked), config.max_crops)).round())]
+    judged = detections
+    if config.faces:  # backs read alike either way, and less surely inverted
+        judged = [d for d in detections if not _read_as(d.alternatives, BACK)]
+        if len(judged) < config.min_tiles:
+            return classifier
+    picked = [judged[int(i)] for i in np.unique(np.linspace(
+        0, len(judged) - 1, min(len(judged), config.max_crops)).round())]
     crops = crop_detections(image, picked, size=spec.input_size, margin=spec.crop_margin)
     h, w = spec.input_size
     middle = crops[:, h // 4: h - h // 4, w // 4: w - w // 4]
@@ -102,14 +113,16 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     turned = probs[:, tiles].max(axis=1)
     first = probs.argmax(axis=1)
     named = first != spec.class_names.index(NONE)
-    # Judged on faces only: crops read as a tile kind one way or the other (what holds no
-    # tile, or a back, says nothing of which way the set's faces read).
-    kinds = np.array([n not in (NONE, BACK) for n in spec.class_names])
-    face = kinds[first] | np.array([not (_read_as(d.alternatives, NONE)
-                                         or _read_as(d.alternatives, BACK))
-                                    for d in picked], bool)
-    if face.sum() < config.min_tiles:
-        return classifier
+    face = np.ones(len(picked), bool)
+    if config.faces:
+        # Crops read as a tile kind one way or the other: what holds no tile, or a back,
+        # says nothing of which way the set's faces read.
+        kinds = np.array([n not in (NONE, BACK) for n in spec.class_names])
+        face = kinds[first] | np.array([not (_read_as(d.alternatives, NONE)
+                                             or _read_as(d.alternatives, BACK))
+                                        for d in picked], bool)
+        if face.sum() < config.min_tiles:
+            return classifier
     turned_sure = named & (turned >= config.sure)
     surer = (np.mean(np.log(turned[face] + 1e-6))
              > np.mean(np.log(plain[face, 0] + 1e-6)))

@@ -86,16 +86,20 @@ def table_scene(seed: int):
     return image, ann, tiles, boxes, own
 
 
+FACES = PolarityConfig(faces=True)
+
+
 def test_a_dark_table_is_judged_by_its_faces_not_its_backs(clf):
     # Tuning render 1030013: a dark-faced set on a table, 57 tiles in sight, a third of them
-    # backs (walls, the others' hands). Judged over every crop, the backs (read surely as
-    # they are, less so inverted) kept the photo plain; judged on the faces, it reads
-    # inverted, and its hand, melds and dora read better so.
+    # backs (walls, the others' hands). Judged over every crop (the default), the backs
+    # (read surely as they are, less so inverted) keep the photo plain; judged on its faces,
+    # it reads inverted, and its hand, melds and dora read better so.
     image, ann, tiles, boxes, own = table_scene(1030013)
     assert ann.meta_value("art") == "dark" and ann.meta_value("kind") == "table"
     assert sum(t.face_down or t.label == "back" for t in tiles) >= len(tiles) // 4
     dets = clf.classify_detections(image, boxes)
-    chosen = face_polarity(clf, image, dets)
+    assert face_polarity(clf, image, dets) is clf
+    chosen = face_polarity(clf, image, dets, FACES)
     assert isinstance(chosen, InvertedClassifier)
     turned = chosen.classify_detections(image, boxes)
     right = [sum(str(read[k].label) == tiles[k].label for k in own) for read in (dets, turned)]
@@ -106,5 +110,5 @@ def test_a_light_table_with_walls_stays_plain(clf):
     image, ann, _, boxes, _ = table_scene(980006)  # a light set, a table of 130-odd tiles
     assert ann.meta_value("art") != "dark" and ann.meta_value("kind") == "table"
     dets = clf.classify_detections(image, boxes)
-    assert face_polarity(clf, image, dets) is clf
-    assert face_polarity(clf, image, dets, PolarityConfig(max_lightness=256)) is clf
+    assert face_polarity(clf, image, dets, FACES) is clf
+    assert face_polarity(clf, image, dets, PolarityConfig(max_lightness=256, faces=True)) is clf
