@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from agari.engine.tiles import NONE
+from agari.engine.tiles import BACK, NONE
 from agari.models.classifier import TileClassifier
 from agari.vision.crops import crop_detections
 from agari.vision.detection import TileDetection
@@ -43,6 +43,16 @@ class PolarityConfig:
     probability of each crop's likeliest tile kind or back: on the tuning renders the
     second alone took 10 photos of light sets of 270 for dark ones, both together 1 (and 17
     of the 30 dark-set photos)."""
+    faces: bool = False
+    """Judge on faces only: the crops are drawn from the tiles not read as backs, and both
+    tests count only those read as a tile kind one way or the other (not ``none``, not a
+    back). On a table, backs (walls, the others' hands: read surely as they are, less so
+    inverted) were up to half the crops judged and outvoted a dark set's faces. On the
+    true quads of the 57 dark renders of the tuning sets and guard it read 45 photos
+    inverted instead of 24 (hand, meld and indicator tiles wrong 37 → 22 of 820, as many
+    as reading every one inverted), none of 110 light ones (2 before); through `agari
+    photo` exact hands 413 → 412 on the five tuning sets (scores 395 → 396), so off
+    (docs/photo.md)."""
 
 
 DEFAULT_POLARITY = PolarityConfig()
@@ -83,8 +93,13 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     if type(classifier) is not TileClassifier or len(detections) < config.min_tiles:
         return classifier
     spec = classifier.spec
-    picked = [detections[int(i)] for i in np.unique(np.linspace(
-        0, len(detections) - 1, min(len(detections), config.max_crops)).round())]
+    judged = detections
+    if config.faces:  # backs read alike either way, and less surely inverted
+        judged = [d for d in detections if not _read_as(d.alternatives, BACK)]
+        if len(judged) < config.min_tiles:
+            return classifier
+    picked = [judged[int(i)] for i in np.unique(np.linspace(
+        0, len(judged) - 1, min(len(judged), config.max_crops)).round())]
     crops = crop_detections(image, picked, size=spec.input_size, margin=spec.crop_margin)
     h, w = spec.input_size
     middle = crops[:, h // 4: h - h // 4, w // 4: w - w // 4]
@@ -96,12 +111,30 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     probs = inverted.predict(crops).probs
     tiles = np.array([n != NONE for n in spec.class_names])
     turned = probs[:, tiles].max(axis=1)
-    named = probs.argmax(axis=1) != spec.class_names.index(NONE)
+    first = probs.argmax(axis=1)
+    named = first != spec.class_names.index(NONE)
+    face = np.ones(len(picked), bool)
+    if config.faces:
+        # Crops read as a tile kind one way or the other: what holds no tile, or a back,
+        # says nothing of which way the set's faces read.
+        kinds = np.array([n not in (NONE, BACK) for n in spec.class_names])
+        face = kinds[first] | np.array([not (_read_as(d.alternatives, NONE)
+                                             or _read_as(d.alternatives, BACK))
+                                        for d in picked], bool)
+        if face.sum() < config.min_tiles:
+            return classifier
     turned_sure = named & (turned >= config.sure)
-    surer = np.mean(np.log(turned + 1e-6)) > np.mean(np.log(plain[:, 0] + 1e-6))
-    if surer and turned_sure.sum() > plain[:, 1].sum():
+    surer = (np.mean(np.log(turned[face] + 1e-6))
+             > np.mean(np.log(plain[face, 0] + 1e-6)))
+    if surer and turned_sure[face].sum() > plain[face, 1].sum():
         return inverted
     return classifier
+
+
+def _read_as(alternatives: Sequence[tuple[str, float]], name: str) -> bool:
+    """Whether a crop's first class (of ``alternatives``, best first) is ``name``; a crop not
+    read yet (none given) is read as ``none``."""
+    return (alternatives[0][0] if alternatives else NONE) == name
 
 
 def _likeliest_tile(alternatives: Sequence[tuple[str, float]], sure: float

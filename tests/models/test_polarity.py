@@ -69,3 +69,46 @@ def test_too_few_tiles_or_a_calibrated_reader_are_left_alone(clf):
     assert face_polarity(clf, image, dets[:3]) is clf
     calibrated = CalibratedClassifier(clf, new_profile("set", clf))
     assert face_polarity(calibrated, image, dets) is calibrated
+
+
+def table_scene(seed: int):
+    """A tuning render at 960x540, every tile at least half in sight read by the shipped
+    classifier on its true quad (backs, the others' ponds and walls too, as the locator
+    boxes them), and which of those are the hand's, melds' or indicators' faces."""
+    from agari.datasets.scene import SceneConfig, render_scene
+
+    image, ann = render_scene(seed, SceneConfig(width=960, height=540, fit_prob=1.0,
+                                                kinds=("shown", "standing", "table")))
+    tiles = [t for t in ann.tiles if t.visible >= 0.5]
+    boxes = [TileDetection(quad=t.quad, sideways=t.sideways) for t in tiles]
+    own = [k for k, t in enumerate(tiles) if t.role != "other" and not t.face_down
+           and t.label != "back"]
+    return image, ann, tiles, boxes, own
+
+
+FACES = PolarityConfig(faces=True)
+
+
+def test_a_dark_table_is_judged_by_its_faces_not_its_backs(clf):
+    # Tuning render 1030013: a dark-faced set on a table, 57 tiles in sight, a third of them
+    # backs (walls, the others' hands). Judged over every crop (the default), the backs
+    # (read surely as they are, less so inverted) keep the photo plain; judged on its faces,
+    # it reads inverted, and its hand, melds and dora read better so.
+    image, ann, tiles, boxes, own = table_scene(1030013)
+    assert ann.meta_value("art") == "dark" and ann.meta_value("kind") == "table"
+    assert sum(t.face_down or t.label == "back" for t in tiles) >= len(tiles) // 4
+    dets = clf.classify_detections(image, boxes)
+    assert face_polarity(clf, image, dets) is clf
+    chosen = face_polarity(clf, image, dets, FACES)
+    assert isinstance(chosen, InvertedClassifier)
+    turned = chosen.classify_detections(image, boxes)
+    right = [sum(str(read[k].label) == tiles[k].label for k in own) for read in (dets, turned)]
+    assert right[1] > right[0]
+
+
+def test_a_light_table_with_walls_stays_plain(clf):
+    image, ann, _, boxes, _ = table_scene(980006)  # a light set, a table of 130-odd tiles
+    assert ann.meta_value("art") != "dark" and ann.meta_value("kind") == "table"
+    dets = clf.classify_detections(image, boxes)
+    assert face_polarity(clf, image, dets, FACES) is clf
+    assert face_polarity(clf, image, dets, PolarityConfig(max_lightness=256, faces=True)) is clf
