@@ -105,3 +105,32 @@ def test_a_rendered_hand_is_found_where_boxes_held_faces_loosely():
     after = hand_tiles_found(1000020, HAND_LOCATE.cores)
     assert HAND_LOCATE.net_fit is not None
     assert after >= before + 5  # 5 -> 12 of the hand's tiles with the shipped nets
+
+
+def test_guards_give_way_where_the_net_quads_lie_off_their_boxes_middles():
+    # Every box holds its face and the front side below it (the photo's median box is about
+    # twice its net quad, so `photo_ratio` keeps the net out): the faces lie in the tops of
+    # their boxes, a quarter of a box off its middle, not in the middle as a printed part.
+    faces = [_box(40 * k, 0, 30, 40) for k in range(5)]
+    fronts = [Proposal(_box(40 * k - 1, -1, 32, 80), 1.0) for k in range(5)]
+    nets = [Proposal(f, 0.5) for f in faces]
+    assert not loose_fits(fronts, nets, [0.9] * 5, NetFitConfig())
+    heard = loose_fits(fronts, nets, [0.9] * 5, NetFitConfig(off_centre=0.15))
+    assert [p for p, _ in heard] == fronts
+    assert all(np.allclose(r[0].quad, f) for (_, r), f in zip(heard, faces, strict=True))
+    # Too few disputes to tell the photo's framing by.
+    assert not loose_fits(fronts[:3], nets[:3], [0.9] * 3, NetFitConfig(off_centre=0.15))
+    # Printed middles (as the net frames real faces) lie in the middle of whole-face boxes.
+    middles = [Proposal(_box(40 * k - 8, -10, 46, 60), 1.0) for k in range(5)]
+    assert not loose_fits(middles, nets, [0.9] * 5, NetFitConfig(off_centre=0.15))
+
+
+def test_a_rendered_hand_is_found_where_every_box_held_a_face_with_its_front_side():
+    """Tuning render 950009: a shown hand seen at a slant, each face boxed with the shaded
+    side below and beside it (box-to-net-quad area 1.6-3.0, so `photo_ratio` kept the net
+    out); the net's quads lie 0.10-0.21 off their boxes' middles (median 0.17)."""
+    fit = HAND_LOCATE.net_fit
+    assert fit is not None and fit.off_centre is None  # off in `agari photo` (docs/photo.md)
+    before = hand_tiles_found(950009, HAND_LOCATE.cores)
+    after = hand_tiles_found(950009, HAND_LOCATE.cores, net_fit=replace(fit, off_centre=0.15))
+    assert after >= before + 5  # 5 -> 12 of the hand's tiles with the shipped nets
