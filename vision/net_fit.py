@@ -130,7 +130,8 @@ def loose_fits(proposals: list[Proposal], found: list[Proposal], scores: list[fl
         rivals = [r for r in every if not (centred and _centred(r.quad, p.quad, cfg))]
         if ratio_ok and rivals and max(quad_iou(r.quad, p.quad) for r in rivals) < cfg.fit:
             disputes.append((p, rivals))
-        if every and max(quad_iou(r.quad, p.quad) for r in every) < cfg.fit:
+        if cfg.off_centre is not None and every \
+                and max(quad_iou(r.quad, p.quad) for r in every) < cfg.fit:
             unguarded.append((p, every))
     if cfg.off_centre is not None and _off_centre(disputes, unguarded, cfg):
         return unguarded
