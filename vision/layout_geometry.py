@@ -399,12 +399,16 @@ def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list
     return flags
 
 
+def _scalars(a: np.ndarray) -> list:
+    """``list(a)``, as Python floats where ``a`` is float64: the same values, and Python's
+    arithmetic and comparisons on them are float64's, far quicker than on numpy scalars (the
+    layout measures a photo's rows thousands of times); other dtypes keep numpy's items."""
+    return a.tolist() if a.dtype == np.float64 else list(a)
+
+
 def _mids(ext: np.ndarray) -> list:
-    """Each tile's middle along the row, ``(u0 + u1) / 2`` of its extents: Python floats
-    where ``ext`` is float64 (the same values; Python's arithmetic on them is float64's,
-    and far quicker than on numpy scalars), else numpy's own scalars."""
-    mids = (ext[:, 0] + ext[:, 1]) / 2
-    return mids.tolist() if mids.dtype == np.float64 else list(mids)
+    """Each tile's middle along the row, ``(u0 + u1) / 2`` of its extents (`_scalars`)."""
+    return _scalars((ext[:, 0] + ext[:, 1]) / 2)
 
 
 def _local_aspect(i: int, firsts: list[int], aspect: np.ndarray, mids: list, n: int) -> float:
@@ -439,10 +443,7 @@ def columns_of(row: list[int], ext: np.ndarray, cfg: GeometryConfig = DEFAULT_GE
     """
     if not len(row):
         return []
-    # The row's extents as Python floats where they are float64: the same values, sums and
-    # comparisons as on numpy's scalars, at a fraction of the cost (~370 calls a photo).
-    picked = ext[list(row)]
-    e = dict(zip(row, picked.tolist() if ext.dtype == np.float64 else picked, strict=True))
+    e = dict(zip(row, _scalars(ext[list(row)]), strict=True))  # ~370 calls a photo
     order = sorted(row, key=lambda i: (e[i][0] + e[i][1]) / 2)
     cols: list[list[int]] = []
     for i in order:
@@ -467,14 +468,10 @@ def column_span(col: list[int], ext: np.ndarray) -> tuple[float, float]:
 
 def row_gaps(cols: list[list[int]], ext: np.ndarray) -> list[float]:
     """Pixels from each column's end (the furthest so far) to the next column's start."""
-    if ext.dtype == np.float64:
-        # Spans of Python floats (the same values and comparisons as numpy's scalars, a
-        # fraction of the cost: a photo's layouts measure ~2 500 columns' spans).
-        lo, hi = ext[:, 0].tolist(), ext[:, 1].tolist()
-        spans = [(lo[c[0]], hi[c[0]]) if len(c) == 1 else
-                 (min(lo[i] for i in c), max(hi[i] for i in c)) for c in cols]
-    else:
-        spans = [column_span(c, ext) for c in cols]
+    # A photo's layouts measure ~2 500 columns' spans (`_scalars`).
+    lo, hi = _scalars(ext[:, 0]), _scalars(ext[:, 1])
+    spans = [(lo[c[0]], hi[c[0]]) if len(c) == 1 else
+             (min(lo[i] for i in c), max(hi[i] for i in c)) for c in cols]
     ends = np.maximum.accumulate([u1 for _, u1 in spans]) if spans else []
     return [float(spans[k + 1][0] - ends[k]) for k in range(len(spans) - 1)]
 
