@@ -792,7 +792,8 @@ def _tokens_and_pose(dets: list[TileDetection], ext: np.ndarray, groups: list[li
         if lying.join_pieces and lying.wide_gap is not None and tile_width > 0 and \
                 (joined := joined_pieces(groups, tokens, pose, [
                     row_gaps([a[-1], b[0]], ext)[0] / tile_width
-                    for a, b in zip(groups, groups[1:], strict=False)], lying.wide_gap)):
+                    for a, b in zip(groups, groups[1:], strict=False)],
+                    lying.wide_gap if lying.join_gap is None else lying.join_gap)):
             groups = joined
             continue
         break

@@ -112,7 +112,7 @@ class LyingConfig:
     1030061: the first meld, its called tile not seen, read as concealed tiles). Needs
     `wide_gap` (the group holds melds alone only from its first called tile on otherwise);
     figures there."""
-    join_pieces: bool = False
+    join_pieces: bool = True
     """Off: it lost on renders it was not tuned on. Join melds-only pieces of the row each
     narrower than a meld and lying less than `wide_gap` tile widths apart into one group
     (`joined_pieces`): a meld whose quads the
@@ -123,6 +123,8 @@ class LyingConfig:
     those two (1030032 hand, 990063 layout); on the check renders 1010000-1010199 (never tuned
     on) it lost four hands (1010022, 1010044, 1010070, 1010144) and gained one (1010089).
     Figures in docs/photo.md ("2. Layout")."""
+    join_gap: float | None = 0.7
+    """The gap (tile widths) under which `join_pieces` joins pieces; None: `wide_gap`."""
 
 
 DEFAULT_LYING = LyingConfig()

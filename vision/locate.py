@@ -122,7 +122,7 @@ DEFAULT_CONFIG = LocateConfig()
 HAND_LOCATE = LocateConfig(scale=ScaleConfig(max_upscale=2.0),
                            cores=CoreConfig(part=0.8, part_trim=0.1, judged_parts=(0.5, 1.6)),
                            rows=SLANTED_ROWS, lone_tile=0.99, holds=HoldConfig(),
-                           net_fit=NetFitConfig(), core_parts=PartsConfig(),
+                           net_fit=NetFitConfig(off_centre=0.15), core_parts=PartsConfig(),
                            spares=SpareConfig())
 """For a photo that holds a hand (`agari photo`): small tiles in a small photo are
 enlarged first (see `agari.vision.scale`), and the core net fills in the tiles the

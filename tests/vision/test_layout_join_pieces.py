@@ -73,3 +73,32 @@ def test_only_melds_only_pieces_narrower_than_a_meld_and_near_are_joined() -> No
                          1.25) is None
     tokens = ["PPPPPPPPPPPPP", "P"]
     assert joined_pieces(groups_of(tokens), tokens, pose_of(tokens), [0.3], 1.25) is None
+
+
+def pon_past_a_winning_tile() -> list:
+    """234m0588p444z, the winning tile 5p 0.24 of a tile past them, then pon 055m 1.08 past
+    it in three loose tiles 0.63 and 0.27 apart, seen smaller (farther off) and framed
+    squatter than the hand, so that the winning tile looks flat beside them (as tuning
+    render 950078 was located)."""
+    hand = [(t, 0.03) for t in ("2m", "3m", "4m", "0p", "5p", "8p", "8p", "4z", "4z", "4z")]
+    dets = laid_row([*hand, ("5p", 0.24)])
+    u = (11 + 10 * 0.03 + 0.24) * W  # where the winning tile ends
+    for label, gap in (("0m", 1.08), ("5m", 0.63), ("5m", 0.27)):
+        u += gap * W
+        dets.append(_det(label, _quad(u, 0.0, 0.7 * W, 1.25 * H, ORIGIN, 0.0)))
+        u += 0.7 * W
+    return dets
+
+
+def test_pieces_join_only_under_join_gap() -> None:
+    dets = pon_past_a_winning_tile()
+    # Under `wide_gap` (1.25) the winning tile set apart joins the pon's pieces.
+    wide = analyse_layout(dets, config=with_lying(join_pieces=True, join_gap=None))[0]
+    assert 10 in {i for m in wide.melds for i in m.detections}
+    near = analyse_layout(dets, config=with_lying(join_pieces=True, join_gap=0.7))[0]
+    assert [m.detections for m in near.melds] == [(11, 12, 13)]
+    assert near.win == 10 and near.concealed == tuple(range(10))
+    tokens = ["PPPPPPPPPP", "P", "P", "P", "P"]
+    groups = groups_of(tokens)
+    joined = joined_pieces(groups, tokens, pose_of(tokens), [0.24, 1.08, 0.63, 0.27], 0.7)
+    assert joined == [groups[0], groups[1], groups[2] + groups[3] + groups[4]]
