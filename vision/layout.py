@@ -97,13 +97,28 @@ class LayoutConfig:
     extras: ExtrasConfig = field(default_factory=ExtrasConfig)
     lying: LyingConfig = field(default_factory=LyingConfig)
     inline: InlineConfig = field(default_factory=InlineConfig)
-    fewer_guesses: bool = False
+    fewer_guesses: bool = True
     """Where the row reads as located only with called tiles guessed in melds that show none
-    (`layout_lying.called_variants`) and turned round as a hand of a hand's size with melds,
-    fewer of them guessed, the turned reading comes first: a hand seen from across read its
-    concealed tiles as four melds (tuning render 990049). Off: it took 990049 right but lost
-    the real photo standing-hand-red-fives.jpg turned half round (a tilted concealed tile
-    flagged sideways made the turned frame a 567p meld)."""
+    (`layout_lying.called_variants`), at least `fewer_least` of them, and turned round as a
+    hand of a hand's size with melds, fewer of them guessed, the turned reading comes first:
+    a hand seen from across read its concealed tiles as four melds (tuning render 990049).
+    At `fewer_least` 1 it took 990049 right but lost the real photo
+    standing-hand-red-fives.jpg turned half round (a tilted concealed tile flagged sideways
+    made the turned frame a 567p meld), and on the fresh renders 1060000-1060099 1060021 (a
+    closed kan of 白 read as 5z, guessed open as located)."""
+    fewer_least: int = 2
+    """`fewer_guesses` turns the row round only where as located it guesses at least this
+    many called tiles: two called tiles guessed is a frame with little for it (tuning render
+    1030054: seen from across, its two pons' called tiles seen sideways, as located one
+    concealed tile and four melds, two called tiles guessed). Figures in docs/photo.md
+    ("Called melds' roles with `off_centre`")."""
+    fewer_none: bool = True
+    """`fewer_guesses` turns the row round only where turned round it guesses no called tile
+    at all (every meld shows its own) and gaps part the row (melds lie apart from the hand):
+    four melds lying flat beside a lone standing tile (as tuning render 950092 lay), four
+    called tiles guessed as located, read turned round as two melds with one guessed; the
+    real photo standing-hand-red-fives.jpg turned half round, thirteen concealed tiles with
+    no gap between them, one tilted and seen sideways, read turned round as a 567p meld."""
     near_bridges: bool = True
     """Also close a gap between two pieces narrower than a meld where the called tile lies
     one group further (`layout_parse.bridged_cuts`): a meld whose three quads all lie loose
@@ -726,12 +741,15 @@ def _first_plans(dets: list[TileDetection], seen: list[tuple], variants: bool, u
             if other and _calls_all(other[0][0], seen[1][2], seen[1][3]):
                 return other
         if config.fewer_guesses and k == 0 and len(seen) == 2 and not variants \
-                and not upright and (guessed := _guessed(plans[0][0], cols, tokens)):
+                and not upright and (guessed := _guessed(plans[0][0], cols, tokens)) \
+                and guessed >= config.fewer_least:
             # As located, the row reads only with called tiles guessed in melds that
             # show none; turned round, with fewer: the hand seen from across.
             other = _frame_plans(*seen[1], variants, upright, config)
             if other and other[0][0].size in HAND_SIZES and other[0][0].melds and \
-                    _guessed(other[0][0], seen[1][2], seen[1][3]) < guessed:
+                    (not config.fewer_none or len(seen[1][3]) > 1) and \
+                    _guessed(other[0][0], seen[1][2], seen[1][3]) \
+                    < (1 if config.fewer_none else guessed):
                 return other + plans
         after: list[tuple[LayoutPlan, set[int]]] = []
         if k == 1 and not variants and not upright:

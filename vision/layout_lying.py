@@ -113,8 +113,8 @@ class LyingConfig:
     `wide_gap` (the group holds melds alone only from its first called tile on otherwise);
     figures there."""
     join_pieces: bool = True
-    """Off: it lost on renders it was not tuned on. Join melds-only pieces of the row each
-    narrower than a meld and lying less than `wide_gap` tile widths apart into one group
+    """Join melds-only pieces of the row each
+    narrower than a meld and lying less than `join_gap` tile widths apart into one group
     (`joined_pieces`): a meld whose quads the
     locator left loose, or boxed so that gaps open inside it, fell into lone tiles or a pair
     and a lone tile, none of them a meld's width, and read as concealed tiles or nothing
@@ -122,9 +122,15 @@ class LyingConfig:
     called tile then guessed on the wrong side). Needs `wide_gap`. On the tuning sets it gained
     those two (1030032 hand, 990063 layout); on the check renders 1010000-1010199 (never tuned
     on) it lost four hands (1010022, 1010044, 1010070, 1010144) and gained one (1010089).
-    Figures in docs/photo.md ("2. Layout")."""
+    Figures in docs/photo.md ("2. Layout"). At `join_gap` None (under `wide_gap`) it was off."""
     join_gap: float | None = 0.7
-    """The gap (tile widths) under which `join_pieces` joins pieces; None: `wide_gap`."""
+    """The gap (tile widths) under which `join_pieces` joins pieces; None: `wide_gap` (1.25),
+    as first built, when it lost four check renders and gained one. A winning tile set apart
+    1.08 tile widths before a pon in pieces 0.63 and 0.27 apart, lying flat beside the
+    hand, was joined into it as a kan (tuning render 950078 with `NetFitConfig.off_centre`);
+    players leave at least 0.7 between their hand and its first meld (the true tiles of
+    1030000-1030099, all 55), and a meld's own pieces lie closer. Figures in docs/photo.md
+    ("Called melds' roles with `off_centre`")."""
 
 
 DEFAULT_LYING = LyingConfig()
