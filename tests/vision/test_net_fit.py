@@ -130,7 +130,7 @@ def test_a_rendered_hand_is_found_where_every_box_held_a_face_with_its_front_sid
     side below and beside it (box-to-net-quad area 1.6-3.0, so `photo_ratio` kept the net
     out); the net's quads lie 0.10-0.21 off their boxes' middles (median 0.17)."""
     fit = HAND_LOCATE.net_fit
-    assert fit is not None and fit.off_centre is None  # off in `agari photo` (docs/photo.md)
-    before = hand_tiles_found(950009, HAND_LOCATE.cores)
-    after = hand_tiles_found(950009, HAND_LOCATE.cores, net_fit=replace(fit, off_centre=0.15))
+    assert fit is not None and fit.off_centre == 0.15  # on in `agari photo` (docs/photo.md)
+    before = hand_tiles_found(950009, HAND_LOCATE.cores, net_fit=replace(fit, off_centre=None))
+    after = hand_tiles_found(950009, HAND_LOCATE.cores)
     assert after >= before + 5  # 5 -> 12 of the hand's tiles with the shipped nets
