@@ -82,8 +82,9 @@ class NetFitConfig:
     (the real photos' 30 variants: median 0.08-0.13 a photo with 8 or more disputes). None
     never; 0.15 in `HAND_LOCATE` (from stop 43, with `LyingConfig.join_gap` and
     `LayoutConfig.fewer_least`; figures in docs/photo.md): at 0.15 the locator boxes
-    5 -> 12, 7 -> 13 and 7 -> 14 hand tiles of those three renders, but whole `photo_eval` (/work/cache/helper-134/CC against
-    main 7467720) reads the five tuning sets' hands, scores and layouts the same
+    5 -> 12, 7 -> 13 and 7 -> 14 hand tiles of those three renders, but alone whole
+    `photo_eval` (/work/cache/helper-134/CC against main 7467720) reads the five tuning
+    sets' hands, scores and layouts the same
     (413/395/333), hand tiles missed 235 -> 224, wrong role 321 -> 325; guard 980000 79/75/60
     the same; real variants 371/390, 21/30, photo by photo the same."""
     off_centre_least: int = 4
