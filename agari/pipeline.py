@@ -23,7 +23,7 @@ from agari.engine.errors import AgariError, ImageError, InvalidHand, NoTiles
 from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
-from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarity
+from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, crop_lightness, face_polarity
 from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores
@@ -459,11 +459,20 @@ def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: Pipe
     most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
     caps = [mp for mp in config.retry.max_pixels if most > min(mp, config.locate.max_pixels)]
     attempts = [partial(once, located(replace(config.locate, max_pixels=mp))) for mp in caps]
+    inverted = config.retry.inverted is not None and bool(first.detections) \
+        and crop_lightness(image, first.detections) < config.retry.inverted
+    turned = replace(config.locate, inverted=True)
+    if inverted:  # first; each another photo to the core net, not its memo of this one
+        attempts[:0] = [partial(once, located(turned if mp is None else replace(
+            turned, max_pixels=mp), None)) for mp in config.retry.inverted_caps]
     size = (image.shape[1], image.shape[0])
     boxes = [hand_region(first.detections, first.roles, size, zoom)
              for zoom in config.retry.zooms]
-    for box in dict.fromkeys(b for b in boxes if b is not None):  # the same crop once
+    crops = list(dict.fromkeys(b for b in boxes if b is not None))  # the same crop once
+    for box in crops:
         attempts.append(partial(once, in_region(located(config.locate, None), box)))
+    if inverted and config.retry.inverted_zooms:
+        attempts += [partial(once, in_region(located(turned, None), box)) for box in crops]
     return attempts
 
 

@@ -177,6 +177,17 @@ class RetryConfig:
     spared 65 but lost 2 hands on 920000 (confirmed by readings as shaky as the first,
     0.50), and any agreeing reading at all 1 more on 940000."""
 
+    inverted: float | None = 150.0
+    """A photo whose first reading's located tiles are dark (the median lightness, OpenCV's
+    8-bit L*, of their crops' middles under this) is located again with its lightness
+    turned over (`agari.vision.locate.LocateConfig.inverted`), first of the readings again:
+    a dark-faced set's faces, which the locator finds mostly by the core net alone and
+    often frames half a face off, become light plates with dark ink. None: never."""
+    inverted_caps: tuple[float | None, ...] = (None, 0.7e6)
+    """The working-image caps those readings are made at (None: the locator's own), in turn:
+    as with `max_pixels`, two of them that agree on a hand are a second opinion."""
+    inverted_zooms: bool = True
+    """The crops round the hand (`zooms`) are read inverted too, after the plain ones."""
 
 DEFAULT_RETRY = RetryConfig()
 
