@@ -131,19 +131,6 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     return classifier
 
 
-def crop_lightness(image: np.ndarray, detections: Sequence[TileDetection],
-                   max_crops: int = 24) -> float:
-    """The median lightness (OpenCV's 8-bit L*) of the middle halves of up to ``max_crops``
-    of the ``detections``' boxes (spread evenly over the reading order) in ``image``."""
-    picked = [detections[int(i)] for i in np.unique(np.linspace(
-        0, len(detections) - 1, min(len(detections), max_crops)).round())]
-    crops = crop_detections(image, picked)  # at the classifier's own size and margin
-    h, w = crops.shape[1:3]
-    middle = crops[:, h // 4: h - h // 4, w // 4: w - w // 4]
-    lab = cv2.cvtColor(middle.reshape(-1, middle.shape[2], 3), cv2.COLOR_BGR2LAB)
-    return float(np.median(lab[..., 0]))
-
-
 def _read_as(alternatives: Sequence[tuple[str, float]], name: str) -> bool:
     """Whether a crop's first class (of ``alternatives``, best first) is ``name``; a crop not
     read yet (none given) is read as ``none``."""
@@ -160,5 +147,5 @@ def _likeliest_tile(alternatives: Sequence[tuple[str, float]], sure: float
     return 0.0, False
 
 
-__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "crop_lightness",
-           "face_polarity", "inverted_lightness"]
+__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "face_polarity",
+           "inverted_lightness"]
