@@ -185,9 +185,12 @@ class RetryConfig:
     (`agari.vision.locate.LocateConfig.inverted`), first of the readings again: its faces,
     which the locator finds mostly by the core net alone and often frames half a face off,
     become light plates with dark ink. None: never."""
-    inverted_caps: tuple[float | None, ...] = (None, 0.7e6)
-    """The working-image caps those readings are made at (None: the locator's own), in turn:
-    as with `max_pixels`, two of them that agree on a hand are a second opinion."""
+    inverted_caps: tuple[float | None, ...] = (None,)
+    """The working-image caps those readings are made at (None: the locator's own), in turn.
+    A second at 0.7e6 most often located the very tiles of the first again, and its vote
+    with a plain scale's took a wrong hand for a shaky right one (1030000): on the 57 dark
+    renders of the tuning sets and guard, hands/scores 40/40 -> 42/40 with it, 41/42 without
+    (no hand lost)."""
     inverted_zooms: bool = True
     """The crops round the hand (`zooms`) are read inverted too, after the plain ones."""
 

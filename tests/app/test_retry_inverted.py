@@ -64,16 +64,20 @@ def readings(monkeypatch):
 
 def test_a_dark_photo_is_located_inverted_first_and_in_its_crops_last(readings):
     asked, hands = readings
-    hands[(True, 1.0e6)] = hands[(True, 0.7e6)] = HAND
+    hands[(True, 1.0e6)] = hands[(False, 0.7e6)] = HAND
     dark = np.full((1080, 1920, 3), 30, np.uint8)
     result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
-    assert asked[:3] == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6)]
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6)]
     assert result.error is None and result.reading.layout.hand_text == HAND
     hands.clear()
     asked.clear()
     read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
-    assert asked == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6), (False, 0.7e6),
-                     (False, "crop"), (True, "crop")]
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6), (False, "crop"),
+                     (True, "crop")]
+    asked.clear()
+    two = replace(CONFIG, retry=replace(CONFIG.retry, inverted_caps=(None, 0.7e6)))
+    read_photo(dark, SITUATION, classifier=EYE, config=two)
+    assert asked[:3] == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6)]
 
 
 def test_a_light_photo_or_the_option_off_is_never_read_inverted(readings):
