@@ -443,7 +443,7 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
             # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
             result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
         if retry and (no_hand(result, config.retry) or isinstance(result.error, NoTiles)):
-            result = retried(result, _attempts(image, result, once, located, config),
+            result = retried(result, _attempts(image, result, once, located, config, clf),
                              config.retry)
     if isinstance(result.error, NoTiles):
         raise result.error
@@ -451,20 +451,44 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
     return replace(result, notes=notes)
 
 
-def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: PipelineConfig):
+def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: PipelineConfig,
+              clf=None):
     """The readings `RetryConfig` asks for after ``first`` made no hand (or a shaky one):
     other working scales, then crops round the tiles ``first`` gave a role (each crop is new
-    to the core net, which reads it at its own size)."""
+    to the core net, which reads it at its own size); for a dark-faced set (judged by
+    ``clf``, `dark_set`), the photo located with its lightness inverted first, and its
+    crops so last."""
     # A cap that binds neither here nor at the first reading would read the same again.
     most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
     caps = [mp for mp in config.retry.max_pixels if most > min(mp, config.locate.max_pixels)]
     attempts = [partial(once, located(replace(config.locate, max_pixels=mp))) for mp in caps]
+    inverted = dark_set(image, first, clf, config)
+    turned = replace(config.locate, inverted=True)
+    if inverted:  # first; each another photo to the core net, not its memo of this one
+        attempts[:0] = [partial(once, located(turned if mp is None else replace(
+            turned, max_pixels=mp), None)) for mp in config.retry.inverted_caps]
     size = (image.shape[1], image.shape[0])
     boxes = [hand_region(first.detections, first.roles, size, zoom)
              for zoom in config.retry.zooms]
-    for box in dict.fromkeys(b for b in boxes if b is not None):  # the same crop once
+    crops = list(dict.fromkeys(b for b in boxes if b is not None))  # the same crop once
+    for box in crops:
         attempts.append(partial(once, in_region(located(config.locate, None), box)))
+    if inverted and config.retry.inverted_zooms:
+        attempts += [partial(once, in_region(located(turned, None), box)) for box in crops]
     return attempts
+
+
+def dark_set(image: np.ndarray, first: PhotoResult, clf, config: PipelineConfig) -> bool:
+    """Whether ``first``'s located tiles are a dark-faced set's (`RetryConfig.inverted`): their
+    faces, read by ``clf`` as they are, read surer inverted (`face_polarity`; False for a
+    stand-in classifier, or where the first reading found no tile)."""
+    judge = config.retry.inverted
+    if judge is None or clf is None or not first.detections:
+        return False
+    plain = [replace(d, label=None, confidence=0.0, alternatives=()) for d in first.detections]
+    # The first reading may have read them inverted already: the judge asks how they read so.
+    read = clf.classify_detections(image, plain, top_k=config.top_k)
+    return face_polarity(clf, image, read, judge) is not clf
 
 
 def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: str,

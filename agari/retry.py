@@ -20,6 +20,7 @@ import numpy as np
 
 from agari.engine.errors import AgariError, InvalidHand, NotAgari
 from agari.engine.tiles import NONE
+from agari.models.polarity import PolarityConfig
 from agari.retry_hole import holed_row
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_hand import HandLayout
@@ -177,6 +178,21 @@ class RetryConfig:
     spared 65 but lost 2 hands on 920000 (confirmed by readings as shaky as the first,
     0.50), and any agreeing reading at all 1 more on 940000."""
 
+    inverted: PolarityConfig | None = field(default_factory=lambda: PolarityConfig(faces=True))
+    """A dark-faced set's photo (its first reading's located faces, read as they are, read
+    surer with their lightness inverted: `agari.models.polarity.face_polarity` judged on faces
+    alone) is located again with its lightness turned over
+    (`agari.vision.locate.LocateConfig.inverted`), first of the readings again: its faces,
+    which the locator finds mostly by the core net alone and often frames half a face off,
+    become light plates with dark ink. None: never."""
+    inverted_caps: tuple[float | None, ...] = (None,)
+    """The working-image caps those readings are made at (None: the locator's own), in turn.
+    A second at 0.7e6 most often located the very tiles of the first again, and its vote
+    with a plain scale's took a wrong hand for a shaky right one (1030000): on the 57 dark
+    renders of the tuning sets and guard, hands/scores 40/40 -> 42/40 with it, 41/42 without
+    (no hand lost)."""
+    inverted_zooms: bool = True
+    """The crops round the hand (`zooms`) are read inverted too, after the plain ones."""
 
 DEFAULT_RETRY = RetryConfig()
 

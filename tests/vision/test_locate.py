@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from agari.engine.errors import ImageError
 from agari.vision import locate
-from agari.vision.locate import LocateConfig, working_scale
+from agari.vision.locate import LocateConfig, inverted_lightness, working_scale
 from locate_factories import add_row, blank, match, rotation, tilt, warp
 
 
@@ -144,3 +146,16 @@ def test_bad_input_is_a_one_line_image_error(image, message):
         locate(image)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_an_inverted_reading_finds_dark_faces_with_light_ink():
+    # Ivory tiles on a dark table, turned over: dark faces with light ink on a light table,
+    # which no score map finds as they are; located inverted, they are light plates again.
+    rng = np.random.default_rng(4)
+    s = blank(rng, table="dark")
+    add_row(s, rng, 60, 120, n=6, width=40)
+    dark = replace(s, image=inverted_lightness(s.image))
+    assert len(_found(s)[1]) == 6 and len(_found(dark)[1]) == 0
+    dets, m = _found(dark, config=LocateConfig(inverted=True))
+    assert len(m) == 6 and len(dets) == 6
+    assert np.abs(inverted_lightness(dark.image).astype(int) - s.image).max() <= 8

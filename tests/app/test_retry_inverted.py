@@ -1,0 +1,114 @@
+"""A dark-faced set's photo that made no hand is located again with its lightness inverted
+(`RetryConfig.inverted`): those readings come first, and only for such photos."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from agari.engine import Rules, WinContext
+from agari.engine.errors import InvalidHand
+from agari.engine.tiles import Tile
+from agari.vision.detection import TileDetection
+from agari.vision.reading_checks import Situation
+
+import agari.pipeline as pipeline
+from agari.pipeline import PhotoResult, PipelineConfig, read_photo
+from agari.retry import RetryConfig, ZoomConfig
+
+SITUATION = Situation(Rules.preset("tenhou"), WinContext())
+ROW = [TileDetection(((800.0 + 20 * i, 500.0), (820.0 + 20 * i, 500.0), (820.0 + 20 * i, 528.0),
+                      (800.0 + 20 * i, 528.0)), label=Tile.parse("5p"), confidence=0.95)
+       for i in range(5)]
+HAND = "123m456p789s11z22z2z"
+EYE = SimpleNamespace(classify_detections=lambda image, dets, top_k=5: dets)
+CONFIG = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6,), zooms=(ZoomConfig(3.0, 1.5),)))
+
+
+@pytest.fixture
+def readings(monkeypatch):
+    """Stages 1-4 stubbed: the first reading finds ``ROW`` and makes no hand; the readings
+    again are keyed by (inverted, cap or "crop") and make ``hands[key]`` where given."""
+    asked: list = []
+    hands: dict = {}
+
+    def locate(image, *, config, judge=None, reader=None, cores_of=None):
+        crop = image.shape[:2] != (1080, 1920)
+        return (config.inverted, "crop" if crop else config.max_pixels)
+
+    def read_once(image, situation, locate, **kw):
+        key = locate(image)
+        asked.append(key)
+        if key in hands:
+            reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hands[key], dora=(),
+                                                             ura=()),
+                                      confidence=0.8, corrections=())  # not sure alone
+            return PhotoResult("", 1920, 1080, reading=reading, timings=(("all", 1.0),))
+        return PhotoResult("", 1920, 1080, detections=tuple(ROW), roles=("concealed",) * 5,
+                           error=InvalidHand("got 5 tiles"), timings=(("all", 1.0),))
+
+    def in_region_(locate, box):
+        x0, y0, x1, y1 = box
+        return lambda image: locate(image[y0:y1, x0:x1])
+
+    monkeypatch.setattr(pipeline, "locate", locate)
+    monkeypatch.setattr(pipeline, "_read_once", read_once)
+    monkeypatch.setattr(pipeline, "in_region", in_region_)
+    # The set is judged by the classifier (`dark_set`); here by the photo's grey level.
+    monkeypatch.setattr(pipeline, "dark_set", lambda image, first, clf, config:
+                        config.retry.inverted is not None and image.mean() < 100)
+    return asked, hands
+
+
+def test_a_dark_photo_is_located_inverted_first_and_in_its_crops_last(readings):
+    asked, hands = readings
+    hands[(True, 1.0e6)] = hands[(False, 0.7e6)] = HAND
+    dark = np.full((1080, 1920, 3), 30, np.uint8)
+    result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6)]
+    assert result.error is None and result.reading.layout.hand_text == HAND
+    hands.clear()
+    asked.clear()
+    read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6), (False, "crop"),
+                     (True, "crop")]
+    asked.clear()
+    two = replace(CONFIG, retry=replace(CONFIG.retry, inverted_caps=(None, 0.7e6)))
+    read_photo(dark, SITUATION, classifier=EYE, config=two)
+    assert asked[:3] == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6)]
+
+
+def test_a_light_photo_or_the_option_off_is_never_read_inverted(readings):
+    asked, _ = readings
+    light = np.full((1080, 1920, 3), 220, np.uint8)
+    read_photo(light, SITUATION, classifier=EYE, config=CONFIG)
+    assert asked == [(False, 1.0e6), (False, 0.7e6), (False, "crop")]
+    asked.clear()
+    off = replace(CONFIG, retry=replace(CONFIG.retry, inverted=None))
+    read_photo(np.full((1080, 1920, 3), 30, np.uint8), SITUATION, classifier=EYE, config=off)
+    assert asked == [(False, 1.0e6), (False, 0.7e6), (False, "crop")]
+
+
+def test_the_set_is_dark_where_its_faces_read_surer_inverted(monkeypatch):
+    seen = []
+
+    def polarity(clf, image, dets, config):
+        seen.append((config.faces, [d.alternatives for d in dets]))
+        return "inverted" if image.mean() < 100 else clf
+
+    monkeypatch.setattr(pipeline, "face_polarity", polarity)
+    first = PhotoResult("", 1920, 1080, detections=tuple(replace(d, alternatives=(("back", 1.0),))
+                                                        for d in ROW))
+    dark = np.full((1080, 1920, 3), 30, np.uint8)
+    eye = SimpleNamespace(classify_detections=lambda image, dets, top_k=5: [
+        replace(d, alternatives=(("5p", 0.9),)) for d in dets])
+    assert pipeline.dark_set(dark, first, eye, CONFIG)
+    # Judged on the faces, read afresh as they are (the first reading may have read them
+    # inverted already).
+    assert seen == [(True, [(("5p", 0.9),)] * 5)]
+    assert not pipeline.dark_set(np.full((1080, 1920, 3), 220, np.uint8), first, eye, CONFIG)
+    off = replace(CONFIG, retry=replace(CONFIG.retry, inverted=None))
+    assert not pipeline.dark_set(dark, first, eye, off)
+    assert not pipeline.dark_set(dark, PhotoResult("", 1920, 1080), eye, CONFIG)
