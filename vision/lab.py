@@ -16,6 +16,7 @@ where the tables are built differs.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 
@@ -54,6 +55,18 @@ def lab_ready() -> None:
     called yet): every conversion of agari's goes through this one build."""
     building = _building
     (building if building is not None else warm_lab()).result()
+
+
+def _forget_unfinished() -> None:
+    """In a forked child: a build the parent had not finished has no thread here to finish
+    it (the child's first conversion builds the tables anew, as OpenCV would)."""
+    global _building, _lock
+    _lock = threading.Lock()
+    if _building is not None and not _building.done():
+        _building = None
+
+
+os.register_at_fork(after_in_child=_forget_unfinished)
 
 
 __all__ = ["lab_ready", "warm_lab"]

@@ -54,3 +54,15 @@ def test_conversions_are_opencvs_own() -> None:
     turned[..., 0] = 255 - turned[..., 0]
     expected = cv2.cvtColor(turned, cv2.COLOR_LAB2BGR).reshape(crops.shape)
     assert np.array_equal(inverted_lightness(crops), expected)
+
+
+def test_a_forked_child_forgets_a_build_its_parent_had_not_finished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lab, "_building", Future())  # the parent's, still building
+    lab._forget_unfinished()
+    assert lab._building is None
+    done: Future = Future()
+    done.set_result(None)
+    monkeypatch.setattr(lab, "_building", done)
+    lab._forget_unfinished()
+    assert lab._building is done  # built before the fork: the child has the tables too
