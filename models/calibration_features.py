@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from agari.engine.errors import ModelError
 from agari.models.spec import ModelSpec
+from agari.vision.lab import lab_ready
 
 ORIENTATIONS = 9
 """Unsigned gradient directions per cell (20° each)."""
@@ -109,6 +110,7 @@ def centre_colours(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
     mid = np.ascontiguousarray(np.clip(rgb[:, dy:h - dy, dx:w - dx], 0.0, 1.0))
     if not n:
         return np.zeros((0, 3), np.float32)
+    lab_ready()
     lab = cv2.cvtColor(mid.reshape(-1, mid.shape[2], 3), cv2.COLOR_RGB2Lab)
     return np.median(lab.reshape(n, -1, 3), axis=1).astype(np.float32)
 
@@ -130,6 +132,7 @@ def ink_colours(x: np.ndarray, spec: ModelSpec) -> np.ndarray:
         return np.zeros((0, INK_BINS), np.float32)
     dy, dx = round(h * (1 - INK_SHARE) / 2), round(w * (1 - INK_SHARE) / 2)
     face = np.ascontiguousarray(np.clip(rgb[:, dy:h - dy, dx:w - dx], 0.0, 1.0))
+    lab_ready()
     lab = cv2.cvtColor(face.reshape(-1, face.shape[2], 3), cv2.COLOR_RGB2Lab).reshape(n, -1, 3)
     base = np.median(lab, axis=1, keepdims=True)
     a, b = lab[..., 1], lab[..., 2]

@@ -26,6 +26,7 @@ from agari.models.calibration_rows import BLANK_KINDS
 from agari.models.classifier import TileClassifier
 from agari.vision.crops import crop_tile
 from agari.vision.detection import TileDetection
+from agari.vision.lab import lab_ready
 
 BLANK_SURE = 0.9
 """A tile read as blank (白 or a back) this surely is no inked kind (see `blank_where_inked`)."""
@@ -79,6 +80,7 @@ def reader(image: np.ndarray, classifier: TileClassifier) -> TileReader:
         crops = np.stack([crop_tile(image, q, size=spec.input_size, margin=spec.crop_margin)
                           for q in quads])
         probs = classifier.predict(crops).probs
+        lab_ready()
         lab = np.array([np.median(cv2.cvtColor(c, cv2.COLOR_BGR2LAB)[_middle(c)]
                                   .reshape(-1, 3).astype(np.float32), axis=0) for c in crops])
         lab = lab * np.array([100 / 255, 1, 1], np.float32) - np.array([0, 128, 128], np.float32)

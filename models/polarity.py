@@ -20,6 +20,7 @@ from agari.engine.tiles import BACK, NONE
 from agari.models.classifier import TileClassifier
 from agari.vision.crops import crop_detections
 from agari.vision.detection import TileDetection
+from agari.vision.lab import lab_ready
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ DEFAULT_POLARITY = PolarityConfig()
 def inverted_lightness(batch: np.ndarray) -> np.ndarray:
     """BGR ``uint8 (N, H, W, 3)`` crops with L* turned over (255 - L), a* and b* kept."""
     flat = batch.reshape(-1, batch.shape[-2], 3)  # OpenCV converts 2-D images: rows stacked
+    lab_ready()
     lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB)
     lab[..., 0] = 255 - lab[..., 0]
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(batch.shape)
@@ -103,6 +105,7 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     crops = crop_detections(image, picked, size=spec.input_size, margin=spec.crop_margin)
     h, w = spec.input_size
     middle = crops[:, h // 4: h - h // 4, w // 4: w - w // 4]
+    lab_ready()
     lightness = cv2.cvtColor(middle.reshape(-1, middle.shape[2], 3), cv2.COLOR_BGR2LAB)[..., 0]
     if float(np.median(lightness)) >= config.max_lightness:
         return classifier

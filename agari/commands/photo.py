@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 import inspect
 import sys
+import threading
 import typing
+from concurrent.futures import Future
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -46,6 +48,7 @@ def photo(**options: Any) -> None:
     """Read the hand in IMAGE (concealed tiles, winning tile, melds, dora) and score it."""
     json_ = options.pop("json_")
     with reported_errors(json_mode=json_):
+        lab = _warm_lab()
         from agari.pipeline import (
             DEFAULT_PIPELINE,
             annotate_result,
@@ -53,6 +56,9 @@ def photo(**options: Any) -> None:
             read_photo,
             situation_of,
         )
+        from agari.vision.lab import warm_lab
+
+        warm_lab(lab)
 
         image_path, annotate = options.pop("image"), options.pop("annotate")
         flip, lang, once = options.pop("flip"), options.pop("lang"), options.pop("once")
@@ -78,6 +84,26 @@ def photo(**options: Any) -> None:
     if result.error is not None:
         sys.stderr.write(f"agari: error: {result.error.message}\n")
         raise typer.Exit(EXIT_ERROR)
+
+
+def _warm_lab() -> Future:
+    """OpenCV's L*a*b* tables (about 95 ms of CPU, `agari.vision.lab`) started on a thread of
+    their own before the pipeline is imported: built while the importing, the model's loading
+    and the photo's decoding leave the second core idle, not on the photo's critical path."""
+    import cv2  # here, not on the thread: two threads importing at once is asking for trouble
+    import numpy as np
+
+    done: Future = Future()
+
+    def build() -> None:
+        try:
+            pixel = np.zeros((1, 1, 3), np.uint8)
+            cv2.cvtColor(cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB), cv2.COLOR_LAB2BGR)
+        finally:  # a failure here is the conversion's own to report, where it is used
+            done.set_result(None)
+
+    threading.Thread(target=build, name="agari-lab", daemon=True).start()
+    return done
 
 
 def _show(result: Any, lang: str) -> None:
