@@ -20,7 +20,7 @@ from agari.engine.tiles import BACK, NONE
 from agari.models.classifier import TileClassifier
 from agari.vision.crops import crop_detections
 from agari.vision.detection import TileDetection
-from agari.vision.lab import lab_ready
+from agari.vision.lab import inverted_lightness, lab_ready
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +57,6 @@ class PolarityConfig:
 
 
 DEFAULT_POLARITY = PolarityConfig()
-
-
-def inverted_lightness(batch: np.ndarray) -> np.ndarray:
-    """BGR ``uint8 (N, H, W, 3)`` crops with L* turned over (255 - L), a* and b* kept."""
-    flat = batch.reshape(-1, batch.shape[-2], 3)  # OpenCV converts 2-D images: rows stacked
-    lab_ready()
-    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB)
-    lab[..., 0] = 255 - lab[..., 0]
-    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(batch.shape)
 
 
 class InvertedClassifier(TileClassifier):
@@ -150,5 +141,4 @@ def _likeliest_tile(alternatives: Sequence[tuple[str, float]], sure: float
     return 0.0, False
 
 
-__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "face_polarity",
-           "inverted_lightness"]
+__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "face_polarity"]

@@ -69,4 +69,18 @@ def _forget_unfinished() -> None:
 os.register_at_fork(after_in_child=_forget_unfinished)
 
 
-__all__ = ["lab_ready", "warm_lab"]
+def inverted_lightness(bgr: np.ndarray) -> np.ndarray:
+    """A BGR ``uint8`` image ``(H, W, 3)`` or crops ``(N, H, W, 3)`` with L* turned over
+    (255 - L), a* and b* kept: a dark-faced set's faces with light ink become light plates
+    with dark ink (the classifier's `agari.models.polarity` and the locator's
+    `LocateConfig.inverted` read them so)."""
+    import cv2
+
+    flat = bgr.reshape(-1, bgr.shape[-2], 3)  # OpenCV converts 2-D images: crops' rows stacked
+    lab_ready()
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(bgr.shape)
+
+
+__all__ = ["inverted_lightness", "lab_ready", "warm_lab"]

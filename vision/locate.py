@@ -56,6 +56,7 @@ from agari.vision.cores import CoreConfig, CoreQuad, find_cores, in_company, unc
 from agari.vision.crops import as_bgr
 from agari.vision.detection import Classify, TileDetection
 from agari.vision.holds import HoldConfig, held
+from agari.vision.lab import inverted_lightness
 from agari.vision.net_fit import NetFitConfig, loose_fits
 from agari.vision.noise import NoiseConfig, soften
 from agari.vision.proposals import Proposal, ProposalConfig, propose
@@ -286,13 +287,6 @@ def _vouch(bgr: np.ndarray, scale: float, judge: Judge, threshold: float
     return keep
 
 
-def inverted_lightness(bgr: np.ndarray) -> np.ndarray:
-    """A BGR ``uint8 (H, W, 3)`` image with L* turned over (255 - L), a* and b* kept."""
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-    lab[..., 0] = 255 - lab[..., 0]
-    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
-
-
 def _work_size(height: int, width: int, scale: float) -> tuple[int, int]:
     """The working image's ``(width, height)`` at ``scale`` (as `shrink` rounds it): two
     scales of one size make the same working image."""
@@ -459,6 +453,5 @@ def locate(image: np.ndarray, *, config: LocateConfig = DEFAULT_CONFIG,
     return dets
 
 
-__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "Judge", "LocateConfig", "Proposal",
-           "inverted_lightness", "locate",
+__all__ = ["DEFAULT_CONFIG", "HAND_LOCATE", "Judge", "LocateConfig", "Proposal", "locate",
            "working_scale", "working_size"]

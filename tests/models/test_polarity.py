@@ -14,9 +14,9 @@ from agari.models.polarity import (
     InvertedClassifier,
     PolarityConfig,
     face_polarity,
-    inverted_lightness,
 )
 from agari.vision.detection import TileDetection
+from agari.vision.lab import inverted_lightness
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_calibration_scenes import render_layout, unseen_style  # noqa: E402

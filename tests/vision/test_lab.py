@@ -9,7 +9,6 @@ from concurrent.futures import Future
 import cv2
 import numpy as np
 import pytest
-from agari.models.polarity import inverted_lightness
 from agari.vision import lab
 
 
@@ -53,7 +52,8 @@ def test_conversions_are_opencvs_own() -> None:
     turned = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB)
     turned[..., 0] = 255 - turned[..., 0]
     expected = cv2.cvtColor(turned, cv2.COLOR_LAB2BGR).reshape(crops.shape)
-    assert np.array_equal(inverted_lightness(crops), expected)
+    assert np.array_equal(lab.inverted_lightness(crops), expected)
+    assert np.array_equal(lab.inverted_lightness(crops[1]), expected[1])  # one image
 
 
 def test_a_forked_child_forgets_a_build_its_parent_had_not_finished(

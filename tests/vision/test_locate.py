@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from agari.engine.errors import ImageError
 from agari.vision import locate
-from agari.vision.locate import LocateConfig, inverted_lightness, working_scale
+from agari.vision.lab import inverted_lightness
+from agari.vision.locate import LocateConfig, working_scale
 from locate_factories import add_row, blank, match, rotation, tilt, warp
 
 
