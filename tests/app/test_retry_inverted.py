@@ -9,7 +9,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from agari.engine import Rules, WinContext
-from agari.engine.errors import InvalidHand
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.reading_checks import Situation
@@ -28,38 +27,15 @@ CONFIG = PipelineConfig(retry=RetryConfig(max_pixels=(0.7e6,), zooms=(ZoomConfig
 
 
 @pytest.fixture
-def readings(monkeypatch):
-    """Stages 1-4 stubbed: the first reading finds ``ROW`` and makes no hand; the readings
-    again are keyed by (inverted, cap or "crop") and make ``hands[key]`` where given."""
-    asked: list = []
-    hands: dict = {}
-
-    def locate(image, *, config, judge=None, reader=None, cores_of=None):
-        crop = image.shape[:2] != (1080, 1920)
-        return (config.inverted, "crop" if crop else config.max_pixels)
-
-    def read_once(image, situation, locate, **kw):
-        key = locate(image)
-        asked.append(key)
-        if key in hands:
-            reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hands[key], dora=(),
-                                                             ura=()),
-                                      confidence=0.8, corrections=())  # not sure alone
-            return PhotoResult("", 1920, 1080, reading=reading, timings=(("all", 1.0),))
-        return PhotoResult("", 1920, 1080, detections=tuple(ROW), roles=("concealed",) * 5,
-                           error=InvalidHand("got 5 tiles"), timings=(("all", 1.0),))
-
-    def in_region_(locate, box):
-        x0, y0, x1, y1 = box
-        return lambda image: locate(image[y0:y1, x0:x1])
-
-    monkeypatch.setattr(pipeline, "locate", locate)
-    monkeypatch.setattr(pipeline, "_read_once", read_once)
-    monkeypatch.setattr(pipeline, "in_region", in_region_)
+def readings(rereads, monkeypatch):
+    """The first reading finds ``ROW`` and makes no hand; the readings again are keyed by
+    (inverted, cap or "crop") and make ``hands[key]`` where given."""
+    found = rereads(ROW, lambda config, shape: (
+        config.inverted, "crop" if shape != (1080, 1920) else config.max_pixels))
     # The set is judged by the classifier (`dark_set`); here by the photo's grey level.
     monkeypatch.setattr(pipeline, "dark_set", lambda image, first, clf, config:
                         config.retry.inverted is not None and image.mean() < 100)
-    return asked, hands
+    return found
 
 
 def test_a_dark_photo_is_located_inverted_first_and_in_its_crops_last(readings):

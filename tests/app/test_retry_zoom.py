@@ -14,8 +14,7 @@ from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection
 from agari.vision.reading_checks import Situation
 
-import agari.pipeline as pipeline
-from agari.pipeline import PhotoResult, PipelineConfig, read_photo
+from agari.pipeline import PipelineConfig, read_photo
 from agari.retry import RetryConfig, ZoomConfig, hand_region, in_region
 
 FIVE = Tile.parse("5p")
@@ -76,36 +75,11 @@ def test_tiles_located_in_the_crop_come_back_in_the_photos_pixels():
 
 
 @pytest.fixture
-def crops(monkeypatch):
-    """Stages 1-4 stubbed: the first reading finds ``ROW`` and makes no hand; a reading at
-    another scale or of a crop gives ``hands[key]`` (key: the cap, or "crop" plus the crop's
-    size), or no hand."""
-    asked: list = []
-    hands: dict = {}
-
-    def locate(image, *, config, judge=None, reader=None, cores_of=None):
-        return (config.max_pixels, image.shape[:2])
-
-    def read_once(image, situation, locate, **kw):
-        cap, shape = locate(image)
-        key = cap if shape == image.shape[:2] == (1080, 1920) else ("crop", shape)
-        asked.append(key)
-        if key in hands:
-            reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hands[key], dora=(),
-                                                             ura=()),
-                                      confidence=0.8, corrections=())  # not sure alone
-            return PhotoResult("", 1920, 1080, reading=reading, timings=(("all", 1.0),))
-        return PhotoResult("", 1920, 1080, detections=tuple(ROW), roles=("concealed",) * 5,
-                           error=InvalidHand("got 5 tiles"), timings=(("all", 1.0),))
-
-    def in_region_(locate, box):
-        x0, y0, x1, y1 = box
-        return lambda image: locate(image[y0:y1, x0:x1])
-
-    monkeypatch.setattr(pipeline, "locate", locate)
-    monkeypatch.setattr(pipeline, "_read_once", read_once)
-    monkeypatch.setattr(pipeline, "in_region", in_region_)
-    return asked, hands
+def crops(rereads):
+    """The first reading finds ``ROW`` and makes no hand; a reading at another scale or of a
+    crop gives ``hands[key]`` (key: the cap, or "crop" plus the crop's size), or no hand."""
+    return rereads(ROW, lambda config, shape: config.max_pixels if shape == (1080, 1920)
+                   else ("crop", shape))
 
 
 EYE = SimpleNamespace(classify_detections=lambda image, dets, top_k=5: dets)
