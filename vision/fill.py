@@ -94,6 +94,14 @@ class FillConfig:
     """The step at the spacing seen is tried only where it ends more than this many anchor
     widths from the box's own step: where the two agree it only moves a step a hair, and
     the layout reads the shifted boxes otherwise (1020030: the winning tile's gap)."""
+    far_at_ends: bool = False
+    """Take far steps (`far_pitches`) only beside a row's end: not on a side where the first
+    near step lands on a known tile that proposes neighbours of its own (a surely read
+    upright face, or a tile row completion found), since that tile steps across any gap
+    beyond it itself. From inside a row the far steps land on or past the neighbours, where
+    the neighbour's own steps look too; on renders 1050000-1050019 such steps were 22 of
+    the 57 far crops a photo, and what they found was nearly always found (and kept) from
+    the row's end instead. False steps far beside every tile where no near step found one."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     firm_confidence: float = 0.0
@@ -141,6 +149,7 @@ class FillConfig:
 
 DEFAULT_FILL = FillConfig()
 HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3), plain_below=5.0,
+                       far_at_ends=True,
                        rescue_floor=0.3, firm_confidence=0.8, accept_white=0.97, squat_aspect=1.2,
                        seen_pitch=(0.7, 1.3), seen_alike=0.15, seen_differs=0.15,
                        sideways_aspect=1.31, sideways_trim=0.6)
@@ -163,7 +172,8 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
         proposed them (so a row stays in reading order).
     """
     out = list(detections)
-    known = _Tiles([d for d in out if not _is_loose(d, config)])
+    firm = [d for d in out if not _is_loose(d, config)]
+    known = _Tiles(firm, [_is_anchor(d, config) for d in firm])
     h, w = image.shape[:2]
     frontier = [d for d in out if _is_anchor(d, config)]
     added = 0
@@ -192,7 +202,7 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
             out = [d for d in out if not any(d is u for u in under)]
             at = next(i for i, d in enumerate(out) if d is anchor)
             out.insert(at + (1 if side > 0 else 0), det)
-            known.add(det)
+            known.add(det, steps=not det.sideways)
             if not det.sideways:  # its own width is not the row's step
                 frontier.append(det)
             added += 1
@@ -319,6 +329,8 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     (`FillConfig.far_pitches`) away, across a gap."""
     found = {(id(anchor), side) for anchor, side, _ in kept}
     h, w = image.shape[:2]
+    if cfg.far_at_ends:
+        found |= _inside_rows(frontier, known, cfg)
     trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False,
                                  done=found)
     open_ends = [k for k in range(len(trials))
@@ -331,6 +343,21 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     if cfg.rescue_floor is not None:
         found_far += _rescued(image, read, ends, found_far, classify, cfg)
     return found_far
+
+
+def _inside_rows(frontier: list[TileDetection], known: _Tiles, cfg: FillConfig
+                 ) -> set[tuple[int, int]]:
+    """``(id(tile), side)`` of each side of a frontier tile whose first near step lands on
+    a known tile that proposes its own neighbours (`FillConfig.far_at_ends`)."""
+    sides, quads = [], []
+    for det in frontier:
+        q = np.asarray(det.quad, np.float64)
+        step = ((q[1] - q[0]) + (q[2] - q[3])) / 2.0
+        for side in (1, -1):
+            sides.append((id(det), side))
+            quads.append(q + side * cfg.pitches[0] * step)
+    covered = known.overlapping(quads, cfg.max_overlap, stepping=True)
+    return {key for key, hit in zip(sides, covered, strict=True) if hit}
 
 
 PLAIN_SAMPLES = 24
@@ -466,16 +493,23 @@ class _Tiles:
     """The tiles known so far (what the classifier called ``none`` is not a tile and never
     stands in the way), with their centres for a quick look at the near ones."""
 
-    def __init__(self, detections: Sequence[TileDetection]) -> None:
-        self.quads = [np.asarray(d.quad, np.float32) for d in detections if d.label is not None]
+    def __init__(self, detections: Sequence[TileDetection],
+                 stepping: Sequence[bool] | None = None) -> None:
+        """``stepping``: per detection, whether it proposes neighbours of its own (False
+        for all if None; `overlapping`'s ``stepping``)."""
+        flags = [False] * len(detections) if stepping is None else list(stepping)
+        kept = [(d, f) for d, f in zip(detections, flags, strict=True) if d.label is not None]
+        self.quads = [np.asarray(d.quad, np.float32) for d, _ in kept]
+        self.stepping = np.array([f for _, f in kept], bool)
         self.parts = [convex_parts(q) for q in self.quads]  # measured once, asked often
         self.centres = np.array([q.mean(axis=0) for q in self.quads]).reshape(-1, 2)
         self.bounds = quad_bounds(self.quads).reshape(-1, 4)
 
-    def add(self, det: TileDetection) -> None:
+    def add(self, det: TileDetection, *, steps: bool = False) -> None:
         if det.label is not None:
             q = np.asarray(det.quad, np.float32)
             self.quads.append(q)
+            self.stepping = np.append(self.stepping, steps)
             self.parts.append(convex_parts(q))
             self.centres = np.vstack([self.centres, q.mean(axis=0)])
             self.bounds = np.vstack([self.bounds, quad_bounds([q])])
@@ -484,9 +518,11 @@ class _Tiles:
         """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
         return self.overlapping([q], limit)[0]
 
-    def overlapping(self, quads: Sequence[np.ndarray], limit: float) -> list[bool]:
+    def overlapping(self, quads: Sequence[np.ndarray], limit: float, *,
+                    stepping: bool = False) -> list[bool]:
         """`overlaps` of each of ``quads``, the near tiles of all found in one numpy pass
-        (quads further apart than a diagonal can't meet)."""
+        (quads further apart than a diagonal can't meet); ``stepping``: of the tiles that
+        propose neighbours of their own only."""
         if not self.quads or not quads:
             return [False] * len(quads)
         q = np.asarray(quads, np.float64)
@@ -502,6 +538,8 @@ class _Tiles:
         meet = ((dist < reach[:, None])
                 & (b[None, :, 0] < hi[:, None, 0]) & (b[None, :, 2] > lo[:, None, 0])
                 & (b[None, :, 1] < hi[:, None, 1]) & (b[None, :, 3] > lo[:, None, 1]))
+        if stepping:
+            meet &= self.stepping[None, :]
         out = [False] * len(q)
         for k in np.flatnonzero(meet.any(axis=1)).tolist():
             out[k] = _overlaps_any(q[k], [self.parts[i] for i in np.flatnonzero(meet[k]).tolist()],
