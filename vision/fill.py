@@ -96,12 +96,10 @@ class FillConfig:
     the layout reads the shifted boxes otherwise (1020030: the winning tile's gap)."""
     far_at_ends: bool = False
     """Take far steps (`far_pitches`) only beside a row's end: not on a side where the first
-    near step lands on a known tile that proposes neighbours of its own (a surely read
-    upright face, or a tile row completion found), since that tile steps across any gap
-    beyond it itself. From inside a row the far steps land on or past the neighbours, where
-    the neighbour's own steps look too; on renders 1050000-1050019 such steps were 22 of
-    the 57 far crops a photo, and what they found was nearly always found (and kept) from
-    the row's end instead. False steps far beside every tile where no near step found one."""
+    near step lands on another tile stepping in the same round (one of its frontier), as
+    that tile steps across any gap beyond it itself (far, or near where a tile lies there).
+    From inside a row the far steps land on or past the neighbours, where the neighbour's
+    own steps look too. False: far steps beside every tile where no near step found one."""
     max_overlap: float = 0.30
     """A proposal overlapping a known tile by more than this (of the smaller) is not tried."""
     firm_confidence: float = 0.0
@@ -172,8 +170,7 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
         proposed them (so a row stays in reading order).
     """
     out = list(detections)
-    firm = [d for d in out if not _is_loose(d, config)]
-    known = _Tiles(firm, [_is_anchor(d, config) for d in firm])
+    known = _Tiles([d for d in out if not _is_loose(d, config)])
     h, w = image.shape[:2]
     frontier = [d for d in out if _is_anchor(d, config)]
     added = 0
@@ -202,7 +199,7 @@ def fill_rows(image: np.ndarray, detections: Sequence[TileDetection], classify: 
             out = [d for d in out if not any(d is u for u in under)]
             at = next(i for i, d in enumerate(out) if d is anchor)
             out.insert(at + (1 if side > 0 else 0), det)
-            known.add(det, steps=not det.sideways)
+            known.add(det)
             if not det.sideways:  # its own width is not the row's step
                 frontier.append(det)
             added += 1
@@ -330,7 +327,7 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     found = {(id(anchor), side) for anchor, side, _ in kept}
     h, w = image.shape[:2]
     if cfg.far_at_ends:
-        found |= _inside_rows(frontier, known, cfg)
+        found |= _inside_rows(frontier, cfg)
     trials, owners = _neighbours(frontier, known, (w, h), cfg.far_pitches, cfg, sideways=False,
                                  done=found)
     open_ends = [k for k in range(len(trials))
@@ -345,10 +342,9 @@ def _across_gaps(image: np.ndarray, frontier: list[TileDetection],
     return found_far
 
 
-def _inside_rows(frontier: list[TileDetection], known: _Tiles, cfg: FillConfig
-                 ) -> set[tuple[int, int]]:
+def _inside_rows(frontier: list[TileDetection], cfg: FillConfig) -> set[tuple[int, int]]:
     """``(id(tile), side)`` of each side of a frontier tile whose first near step lands on
-    a known tile that proposes its own neighbours (`FillConfig.far_at_ends`)."""
+    another frontier tile (`FillConfig.far_at_ends`)."""
     sides, quads = [], []
     for det in frontier:
         q = np.asarray(det.quad, np.float64)
@@ -356,7 +352,7 @@ def _inside_rows(frontier: list[TileDetection], known: _Tiles, cfg: FillConfig
         for side in (1, -1):
             sides.append((id(det), side))
             quads.append(q + side * cfg.pitches[0] * step)
-    covered = known.overlapping(quads, cfg.max_overlap, stepping=True)
+    covered = _Tiles(frontier).overlapping(quads, cfg.max_overlap)
     return {key for key, hit in zip(sides, covered, strict=True) if hit}
 
 
@@ -493,23 +489,16 @@ class _Tiles:
     """The tiles known so far (what the classifier called ``none`` is not a tile and never
     stands in the way), with their centres for a quick look at the near ones."""
 
-    def __init__(self, detections: Sequence[TileDetection],
-                 stepping: Sequence[bool] | None = None) -> None:
-        """``stepping``: per detection, whether it proposes neighbours of its own (False
-        for all if None; `overlapping`'s ``stepping``)."""
-        flags = [False] * len(detections) if stepping is None else list(stepping)
-        kept = [(d, f) for d, f in zip(detections, flags, strict=True) if d.label is not None]
-        self.quads = [np.asarray(d.quad, np.float32) for d, _ in kept]
-        self.stepping = np.array([f for _, f in kept], bool)
+    def __init__(self, detections: Sequence[TileDetection]) -> None:
+        self.quads = [np.asarray(d.quad, np.float32) for d in detections if d.label is not None]
         self.parts = [convex_parts(q) for q in self.quads]  # measured once, asked often
         self.centres = np.array([q.mean(axis=0) for q in self.quads]).reshape(-1, 2)
         self.bounds = quad_bounds(self.quads).reshape(-1, 4)
 
-    def add(self, det: TileDetection, *, steps: bool = False) -> None:
+    def add(self, det: TileDetection) -> None:
         if det.label is not None:
             q = np.asarray(det.quad, np.float32)
             self.quads.append(q)
-            self.stepping = np.append(self.stepping, steps)
             self.parts.append(convex_parts(q))
             self.centres = np.vstack([self.centres, q.mean(axis=0)])
             self.bounds = np.vstack([self.bounds, quad_bounds([q])])
@@ -518,11 +507,9 @@ class _Tiles:
         """Whether ``q`` covers more than ``limit`` of a known tile (or it of ``q``)."""
         return self.overlapping([q], limit)[0]
 
-    def overlapping(self, quads: Sequence[np.ndarray], limit: float, *,
-                    stepping: bool = False) -> list[bool]:
+    def overlapping(self, quads: Sequence[np.ndarray], limit: float) -> list[bool]:
         """`overlaps` of each of ``quads``, the near tiles of all found in one numpy pass
-        (quads further apart than a diagonal can't meet); ``stepping``: of the tiles that
-        propose neighbours of their own only."""
+        (quads further apart than a diagonal can't meet)."""
         if not self.quads or not quads:
             return [False] * len(quads)
         q = np.asarray(quads, np.float64)
@@ -538,8 +525,6 @@ class _Tiles:
         meet = ((dist < reach[:, None])
                 & (b[None, :, 0] < hi[:, None, 0]) & (b[None, :, 2] > lo[:, None, 0])
                 & (b[None, :, 1] < hi[:, None, 1]) & (b[None, :, 3] > lo[:, None, 1]))
-        if stepping:
-            meet &= self.stepping[None, :]
         out = [False] * len(q)
         for k in np.flatnonzero(meet.any(axis=1)).tolist():
             out[k] = _overlaps_any(q[k], [self.parts[i] for i in np.flatnonzero(meet[k]).tolist()],

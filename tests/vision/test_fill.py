@@ -140,6 +140,29 @@ def test_far_steps_over_bare_table_are_not_read(plain_below, far_reads):
     assert sum(far) == far_reads  # six far steps right, four left (then the photo ends)
 
 
+@pytest.mark.parametrize("at_ends", [True, False])
+def test_far_steps_are_taken_beside_a_rows_ends_only(at_ends):
+    # Three touching tiles read surely, nothing else anywhere: far steps go out from the
+    # row's two ends (six each), not from inside the row, where they land on or past the
+    # neighbours, which step across a gap beyond them themselves.
+    image = np.full((200, 2000, 3), 120, np.uint8)
+    row = [TileDetection(((x, 50.0), (x + 40, 50.0), (x + 40, 105.0), (x, 105.0)),
+                         label=Tile.parse("1p"), confidence=0.99) for x in (800.0, 840.0, 880.0)]
+    asked = []
+
+    def no_tile(img, dets):
+        asked.append([d.centre[0] for d in dets])
+        return [replace(d, label=None, confidence=0.99, alternatives=(("none", 0.99),))
+                for d in dets]
+
+    cfg = replace(HAND_FILL, sideways=False, rescue_floor=None, plain_below=None,
+                  far_at_ends=at_ends)
+    assert fill_rows(image, row, no_tile, config=cfg) == row
+    _, far = asked
+    assert len([x for x in far if x < 800 or x > 920]) == len(far)  # past the row's ends
+    assert (len(far) == 12) is at_ends  # else twice as many: the inner tiles' land there too
+
+
 def _covers(det: TileDetection, tile: dict) -> bool:
     return quad_iou(np.float32(det.quad), np.float32(tile["quad"])) > 0.5
 
