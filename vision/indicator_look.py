@@ -20,6 +20,7 @@ import numpy as np
 from agari.engine.errors import InvalidInput, NoTiles
 from agari.engine.tiles import Tile
 from agari.vision.detection import Classify, TileDetection, as_quad
+from agari.vision.lab import inverted_lightness, lab_ready
 from agari.vision.layout import LayoutConfig, LayoutPlan, analyse_layout
 
 
@@ -38,6 +39,14 @@ class IndicatorLookConfig:
     """The box itself, turned half round, is a cut too: a foreshortened face the classifier
     misreads one way up it may name surely the other (990020: a 7m read 5m at 0.30 reads
     7m at 0.91 turned; its stretched cuts alone did not rename it)."""
+    dark: float | None = 90.0
+    """An indicator whose cuts name no face and whose face is dark (`face_lightness` below
+    this: the tuning renders' dark plates lie at 30-40, light ones seen dimly at 110-150) is
+    read again through the same cuts
+    with the image's lightness turned over (`agari.vision.lab.inverted_lightness`), under
+    the same agreement: a dark-faced set read as it is, where the photo's tiles as a whole
+    did not turn the reading over (`agari.models.polarity`), misreads a flat, oblique face
+    (1040042: a navy 1s read 4m at 0.24 reads 1s at 0.86 inverted). None: never."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.below <= 1.0 or not 0.0 <= self.sure <= 1.0:
@@ -83,6 +92,7 @@ def look_at_indicators(image: np.ndarray, dets: list[TileDetection], classify: C
     if not todo:
         return dets, first
     cuts, owner = [], []
+    per: dict[int, list[np.ndarray]] = {}
     for i in todo:
         q, side = np.asarray(dets[i].quad, np.float64), dets[i].sideways
         shapes = [half_turned(q)] if config.turned else []
@@ -90,23 +100,64 @@ def look_at_indicators(image: np.ndarray, dets: list[TileDetection], classify: C
             for far in (True, False):
                 s = stretched(q, side, share, far)
                 shapes += [s, half_turned(s)]
-        cuts += [TileDetection(as_quad(c), sideways=side) for c in shapes]
+        per[i] = [TileDetection(as_quad(c), sideways=side) for c in shapes]
+        cuts += per[i]
         owner += [i] * len(shapes)
     reads = classify(image, cuts)
     out = list(dets)
+    unnamed = []
     for i in todo:
-        # A cut read surely as no tile or a back disagrees too.
-        sure = [r for r, o in zip(reads, owner, strict=True)
-                if o == i and r.confidence >= config.sure]
-        names = {r.label for r in sure}
-        if len(names) == 1 and isinstance(sure[0].label, Tile) \
-                and sure[0].label != dets[i].label:
-            best = max(sure, key=lambda r: r.confidence)
-            out[i] = replace(best, quad=dets[i].quad, sideways=dets[i].sideways)
+        named = _agreed([r for r, o in zip(reads, owner, strict=True) if o == i], config)
+        if named is None:
+            unnamed.append(i)
+        elif named.label != dets[i].label:
+            out[i] = replace(named, quad=dets[i].quad, sideways=dets[i].sideways)
+    dark = [i for i in unnamed if config.dark is not None
+            and face_lightness(image, dets[i].quad) < config.dark]
+    if dark:
+        turned = inverted_lightness(image)
+        again = classify(turned, [c for i in dark for c in per[i]])
+        k = 0
+        for i in dark:
+            named = _agreed(again[k:k + len(per[i])], config)
+            k += len(per[i])
+            if named is not None and named.label != dets[i].label:
+                out[i] = replace(named, quad=dets[i].quad, sideways=dets[i].sideways)
     if out == dets:
         return dets, first
     return out, None
 
 
-__all__ = ["DEFAULT_INDICATOR_LOOK", "IndicatorLookConfig", "half_turned",
+def _agreed(reads: Sequence[TileDetection], config: IndicatorLookConfig
+            ) -> TileDetection | None:
+    """The surest of ``reads`` where every sure one names one face (a cut read surely as no
+    tile or a back disagrees too), else None."""
+    sure = [r for r in reads if r.confidence >= config.sure]
+    if len({r.label for r in sure}) != 1 or not isinstance(sure[0].label, Tile):
+        return None
+    return max(sure, key=lambda r: r.confidence)
+
+
+def face_lightness(image: np.ndarray, quad) -> float:
+    """The median L* (OpenCV's 8-bit scale) inside ``quad`` in the BGR ``image``: its plate,
+    which most of a face is, more than its ink; 255 where it holds no pixel."""
+    import cv2
+
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    h, w = image.shape[:2]
+    x0, y0 = np.floor(q.min(axis=0)).astype(int).clip(0, (w, h))
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int).clip(0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return 255.0
+    patch = np.ascontiguousarray(image[y0:y1, x0:x1])
+    mask = np.zeros(patch.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(q - (x0, y0)).astype(np.int32), 1)
+    if not mask.any():
+        return 255.0
+    lab_ready()
+    lightness = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[..., 0]
+    return float(np.median(lightness[mask > 0]))
+
+
+__all__ = ["DEFAULT_INDICATOR_LOOK", "IndicatorLookConfig", "face_lightness", "half_turned",
            "look_at_indicators", "stretched"]

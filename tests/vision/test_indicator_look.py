@@ -10,6 +10,7 @@ from agari.engine.errors import InvalidInput
 from agari.engine.tiles import Tile
 from agari.vision.indicator_look import (
     IndicatorLookConfig,
+    face_lightness,
     half_turned,
     look_at_indicators,
     stretched,
@@ -101,6 +102,54 @@ def test_a_sure_indicator_is_left_alone() -> None:
     top = float(np.min(np.asarray(dets[i].quad)[:, 1]))
     out, plans = look_at_indicators(IMAGE, dets, _reader(top - 1.0), layout=DEFAULT_LAYOUT)
     assert out == dets and plans is not None
+
+
+def _polar_reader(calls: list):
+    """A stand-in classifier reading the 3m surely only in a light image (a dark-faced set's
+    face turned over), 2m at 0.6 in a dark one; it notes each image's mean."""
+
+    def classify(image, dets):
+        light = float(image.mean()) > 127
+        calls.append(light)
+        name, p = ("3m", 0.95) if light else ("2m", 0.6)
+        return [replace(d, label=Tile.parse(name), confidence=p, alternatives=((name, p),))
+                for d in dets]
+
+    return classify
+
+
+def test_a_dark_indicator_its_cuts_leave_unnamed_is_read_inverted() -> None:
+    dets, i = _cut_short()
+    calls: list = []
+    out, plans = look_at_indicators(IMAGE, dets, _polar_reader(calls), layout=DEFAULT_LAYOUT)
+    assert calls == [False, True]  # the cuts as they are, then the same cuts turned over
+    assert plans is None and out[i].label == Tile.parse("3m") and out[i].quad == dets[i].quad
+    off = IndicatorLookConfig(dark=None)
+    calls.clear()
+    out, _ = look_at_indicators(IMAGE, dets, _polar_reader(calls), layout=DEFAULT_LAYOUT,
+                                config=off)
+    assert out == dets and calls == [False]
+
+
+def test_a_light_indicator_is_not_read_inverted() -> None:
+    dets, i = _cut_short()
+    calls: list = []
+    light = np.full_like(IMAGE, 215)  # an ivory plate: its cuts turned over read the 3m
+    out, _ = look_at_indicators(light, dets, _polar_reader(calls), layout=DEFAULT_LAYOUT)
+    assert calls == [True]  # read once, as it is (3m at 0.95, the layout's dora 2m renamed)
+    assert out[i].label == Tile.parse("3m")
+    dim = np.full_like(IMAGE, 100)  # L* ~ 110: a light face seen dimly is not dark
+    calls.clear()
+    out, _ = look_at_indicators(dim, dets, _polar_reader(calls), layout=DEFAULT_LAYOUT)
+    assert calls == [False] and out == dets
+
+
+def test_face_lightness_is_the_median_inside_the_quad() -> None:
+    image = np.full((100, 100, 3), 230, np.uint8)
+    image[20:60, 20:60] = 30
+    assert face_lightness(image, BOX + (20, 5)) < 60  # the dark plate (BOX is 40 x 50)
+    assert face_lightness(image, BOX + (50, 40)) > 200
+    assert face_lightness(image, BOX - 500) == 255.0  # outside the image
 
 
 def test_thresholds_must_be_shares() -> None:
