@@ -14,8 +14,16 @@ import math
 from dataclasses import replace
 
 import numpy as np
+from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection, as_quad
 from agari.vision.layout_geometry import HandFrame, is_face_down, median, quads_of
+
+TURNED_FACE: float | None = 0.5
+"""A quad the locator named a quarter round from the hand's row, not flagged sideways, whose
+face is read at least this surely as named, is a called tile lying sideways (`aligned`; None:
+such a quad is taken upright, as until stop 44). Its face was read turned a quarter from the
+row (`agari.vision.quarter` names the corners so where the crop as located read no tile), which
+is how a called tile lies; a quad over an upright tile named a quarter round reads ``none``."""
 
 NEIGHBOUR_REACH = 1.6
 """A tile's nearest neighbour in its row lies within this many of its long sides."""
@@ -50,7 +58,8 @@ def neighbour_frame(dets: list[TileDetection], *, reach: float = NEIGHBOUR_REACH
                      median(sides.max(axis=1)))
 
 
-def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
+def aligned(dets: list[TileDetection], frame: HandFrame, *,
+            turned_face: float | None = TURNED_FACE) -> list[TileDetection]:
     """The detections with their quads' corners renamed to run along ``frame``.
 
     The locator orders a quad's corners in the frame of the row it found the
@@ -59,7 +68,10 @@ def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
     row direction runs across the hand's and it links into no row. Here each
     quad's corners are turned so that TL→TR runs along the hand's row and
     TL→BL away from its far side; a quad turned a quarter is sideways when its
-    side along the row is the longer one.
+    side along the row is the longer one, or, not flagged sideways, when its face was read
+    surely as named (at least ``turned_face``): the face runs across the row, as a called
+    tile's does, whatever the quad's shape (a called tile the locator boxed at an upright
+    tile's size).
     """
     if not dets:
         return []
@@ -77,6 +89,11 @@ def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
             continue
         # Turned a quarter, the locator's sideways flag was judged in the wrong frame.
         sideways = d.sideways and k % 2 == 0
+        if k % 2 and not d.sideways and turned_face is not None and \
+                isinstance(d.label, Tile) and d.confidence >= turned_face:
+            # The face read as named lies across the row: the crop of the quad renamed and
+            # flagged sideways is that same crop (turned half round at most).
+            sideways = True
         out.append(_turned(d, as_quad(turns[k, i]), sideways))
     return out
 
