@@ -16,14 +16,13 @@ from dataclasses import replace
 import numpy as np
 from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection, as_quad
-from agari.vision.layout_geometry import HandFrame, is_face_down, median, quads_of
+from agari.vision.layout_geometry import FaceAcross, HandFrame, is_face_down, median, quads_of
 
 TURNED_FACE: float | None = 0.5
 """A quad the locator named a quarter round from the hand's row, not flagged sideways, whose
-face is read at least this surely as named, is a called tile lying sideways (`aligned`; None:
-such a quad is taken upright, as until stop 44). Its face was read turned a quarter from the
-row (`agari.vision.quarter` names the corners so where the crop as located read no tile), which
-is how a called tile lies; a quad over an upright tile named a quarter round reads ``none``."""
+face is read at least this surely as named, has its face across the row, as a called tile
+lying sideways has (`aligned` makes it a `FaceAcross`; None: none is). `agari.vision.quarter`
+names the corners so where the crop as located read no tile."""
 
 NEIGHBOUR_REACH = 1.6
 """A tile's nearest neighbour in its row lies within this many of its long sides."""
@@ -68,10 +67,10 @@ def aligned(dets: list[TileDetection], frame: HandFrame, *,
     row direction runs across the hand's and it links into no row. Here each
     quad's corners are turned so that TL→TR runs along the hand's row and
     TL→BL away from its far side; a quad turned a quarter is sideways when its
-    side along the row is the longer one, or, not flagged sideways, when its face was read
-    surely as named (at least ``turned_face``): the face runs across the row, as a called
-    tile's does, whatever the quad's shape (a called tile the locator boxed at an upright
-    tile's size).
+    side along the row is the longer one. One not flagged sideways whose face was read
+    surely as named (at least ``turned_face``) is a `FaceAcross`: its face runs across the
+    row, as a called tile's does, whatever the quad's shape (a called tile the locator boxed
+    at about an upright tile's size).
     """
     if not dets:
         return []
@@ -91,9 +90,9 @@ def aligned(dets: list[TileDetection], frame: HandFrame, *,
         sideways = d.sideways and k % 2 == 0
         if k % 2 and not d.sideways and turned_face is not None and \
                 isinstance(d.label, Tile) and d.confidence >= turned_face:
-            # The face read as named lies across the row: the crop of the quad renamed and
-            # flagged sideways is that same crop (turned half round at most).
-            sideways = True
+            out.append(FaceAcross(as_quad(turns[k, i]), False, d.face_down, d.label,
+                                  d.confidence, d.alternatives))
+            continue
         out.append(_turned(d, as_quad(turns[k, i]), sideways))
     return out
 
