@@ -14,8 +14,15 @@ import math
 from dataclasses import replace
 
 import numpy as np
+from agari.engine.tiles import Tile
 from agari.vision.detection import TileDetection, as_quad
-from agari.vision.layout_geometry import HandFrame, is_face_down, median, quads_of
+from agari.vision.layout_geometry import FaceAcross, HandFrame, is_face_down, median, quads_of
+
+TURNED_FACE: float | None = 0.5
+"""A quad the locator named a quarter round from the hand's row, not flagged sideways, whose
+face is read at least this surely as named, has its face across the row, as a called tile
+lying sideways has (`aligned` makes it a `FaceAcross`; None: none is). `agari.vision.quarter`
+names the corners so where the crop as located read no tile."""
 
 NEIGHBOUR_REACH = 1.6
 """A tile's nearest neighbour in its row lies within this many of its long sides."""
@@ -50,7 +57,8 @@ def neighbour_frame(dets: list[TileDetection], *, reach: float = NEIGHBOUR_REACH
                      median(sides.max(axis=1)))
 
 
-def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
+def aligned(dets: list[TileDetection], frame: HandFrame, *,
+            turned_face: float | None = TURNED_FACE) -> list[TileDetection]:
     """The detections with their quads' corners renamed to run along ``frame``.
 
     The locator orders a quad's corners in the frame of the row it found the
@@ -59,7 +67,10 @@ def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
     row direction runs across the hand's and it links into no row. Here each
     quad's corners are turned so that TL→TR runs along the hand's row and
     TL→BL away from its far side; a quad turned a quarter is sideways when its
-    side along the row is the longer one.
+    side along the row is the longer one. One not flagged sideways whose face was read
+    surely as named (at least ``turned_face``) is a `FaceAcross`: its face runs across the
+    row, as a called tile's does, whatever the quad's shape (a called tile the locator boxed
+    at about an upright tile's size).
     """
     if not dets:
         return []
@@ -77,6 +88,11 @@ def aligned(dets: list[TileDetection], frame: HandFrame) -> list[TileDetection]:
             continue
         # Turned a quarter, the locator's sideways flag was judged in the wrong frame.
         sideways = d.sideways and k % 2 == 0
+        if k % 2 and not d.sideways and turned_face is not None and \
+                isinstance(d.label, Tile) and d.confidence >= turned_face:
+            out.append(FaceAcross(as_quad(turns[k, i]), False, d.face_down, d.label,
+                                  d.confidence, d.alternatives))
+            continue
         out.append(_turned(d, as_quad(turns[k, i]), sideways))
     return out
 

@@ -66,9 +66,24 @@ class GeometryConfig:
     sideways_local: int = 2
     """...and the least aspect of its nearest columns (this many): in a row seen end-on
     every tile is squatter than the one before it (0: the row's median alone)."""
+    turned_ratio: float | None = 1.05
+    """A tile whose face was read across the row (`FaceAcross`) is sideways already when its
+    aspect exceeds those by this factor (None: by `sideways_ratio` as any other): two weak
+    signs of a called tile the locator boxed at about an upright tile's size."""
 
 
 DEFAULT_GEOMETRY = GeometryConfig()
+
+
+class FaceAcross(TileDetection):
+    """A detection whose quad the hand's frame names a quarter round from the locator's, not
+    flagged sideways, its face read surely as the locator named it (`layout_frame.aligned`):
+    the face runs across the row, as a called tile's does. Its flag says upright (its crop
+    in the row's frame is the face turned a quarter), and `sideways_flags` weighs its shape
+    by `GeometryConfig.turned_ratio`: a face read turned is no proof alone (a 發 named round
+    reads 西 surely)."""
+
+    __slots__ = ()
 
 MELD_COLUMNS = 3
 """Columns of the smallest meld: narrower groups are not tested for sideways tiles."""
@@ -377,13 +392,15 @@ def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list
 
     A tile is sideways when the locator says so, or, in a group of at least
     three columns (a meld's size), when its along/across aspect exceeds
-    ``sideways_ratio`` times the group's median aspect. Comparing within the
+    ``sideways_ratio`` times the group's median aspect (``turned_ratio`` for a face read
+    across the row, `FaceAcross`). Comparing within the
     group keeps lying melds beside a standing hand right: seen obliquely, all
     their tiles look squat, the called one still about twice as much. A lone
     tile lying beside a standing row looks squat too, yet it is no called tile.
     """
     aspect = (ext[:, 1] - ext[:, 0]) / np.maximum(ext[:, 3] - ext[:, 2], 1e-6)
     flags = np.array([d.sideways for d in dets], bool)
+    turned = cfg.turned_ratio
     mids = None
     for k, g in enumerate(groups):
         near = _meld_company(groups, k)
@@ -395,7 +412,9 @@ def sideways_flags(dets: list[TileDetection], ext: np.ndarray, groups: list[list
         for col in g:
             for i in col:
                 local = _local_aspect(i, firsts, aspect, mids, cfg.sideways_local)
-                flags[i] |= bool(aspect[i] > cfg.sideways_ratio * max(ref, local))
+                ratio = turned if turned is not None and type(dets[i]) is FaceAcross \
+                    else cfg.sideways_ratio
+                flags[i] |= bool(aspect[i] > ratio * max(ref, local))
     return flags
 
 

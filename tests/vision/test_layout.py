@@ -365,6 +365,53 @@ def test_aligned_turns_a_quad_as_replace_would():
         assert type(got) is kind and got == want and got.quad != det.quad
 
 
+def test_aligned_face_read_across_the_row_is_marked():
+    """A quad named a quarter round from the row, not flagged sideways, whose face reads
+    surely as named has its face across the row (`TURNED_FACE`): a `FaceAcross`, its flag
+    upright. Read unsurely, read as no face, with the setting off, or flagged sideways by the
+    locator (upright in the row's frame), it is a plain detection; its crop turned a quarter
+    is the crop it was read from, or that turned half round (read the same)."""
+    from agari.engine.tiles import Tile
+    from agari.vision.crops import crop_matrix
+    from agari.vision.layout_frame import aligned
+    from agari.vision.layout_geometry import FaceAcross, HandFrame
+
+    quad = ((10.0, 0.0), (10.0, 30.0), (0.0, 30.0), (0.0, 0.0))  # a quarter off the row
+    frame = HandFrame((1.0, 0.0), (0.0, -1.0), 10.0, 30.0)
+    sure = TileDetection(quad, label=Tile.parse("5m"), confidence=0.9)
+    got, = aligned([sure], frame)
+    assert type(got) is FaceAcross and not got.sideways and got.quad != quad
+    assert (got.label, got.confidence) == (sure.label, sure.confidence)
+    cut = crop_matrix(got.quad, sideways=True)
+    assert any(np.allclose(cut, crop_matrix(quad[k:] + quad[:k])) for k in (0, 2))
+    for det, kw in ((sure, {"turned_face": None}), (replace(sure, confidence=0.3), {}),
+                    (replace(sure, label=None), {}), (replace(sure, sideways=True), {})):
+        assert type(aligned([det], frame, **kw)[0]) is TileDetection
+    along = ((0.0, 0.0), (10.0, 0.0), (10.0, 30.0), (0.0, 30.0))
+    assert type(aligned([replace(sure, quad=along)], frame)[0]) is TileDetection
+
+
+def test_face_read_across_is_sideways_when_a_little_squatter():
+    """`GeometryConfig.turned_ratio`: in a meld of three boxed at about an upright tile's size,
+    the tile whose face was read across the row is sideways when 1.1 times squatter than its
+    mates (under `sideways_ratio` 1.4); a plain detection so shaped, or one as squat as its
+    mates, is not; None weighs it as any other."""
+    from agari.engine.tiles import Tile
+    from agari.vision.layout_geometry import FaceAcross, GeometryConfig
+
+    ext = np.array([[0.0, 30.0, 0.0, 40.0], [30.0, 60.0, 0.0, 40.0], [60.0, 93.0, 0.0, 40.0]])
+    quad = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    plain = [TileDetection(quad, label=Tile.parse("5m"), confidence=0.9) for _ in range(3)]
+    across = plain[:2] + [FaceAcross(quad, False, False, Tile.parse("5m"), 0.9)]
+    groups = [[[0], [1], [2]]]
+    assert list(sideways_flags(across, ext, groups)) == [False, False, True]
+    assert not sideways_flags(plain, ext, groups).any()
+    assert not sideways_flags(across, ext, groups, GeometryConfig(turned_ratio=None)).any()
+    level = ext.copy()
+    level[2, 1] = 90.0
+    assert not sideways_flags(across, level, groups).any()
+
+
 def test_unlimited_extras_settings_are_made_once():
     import math
 
