@@ -193,6 +193,20 @@ class RetryConfig:
     (no hand lost)."""
     inverted_zooms: bool = True
     """The crops round the hand (`zooms`) are read inverted too, after the plain ones."""
+    inverted_firm: bool = True
+    """A hand made by one of those inverted readings of the whole photo is taken at once
+    where it is not itself doubtful (`no_hand`): read in the set's own polarity, it is no
+    mere other scale, and the plain readings again mostly repeat the first one's misreads
+    (1040046: inverted, 111s read surely; two plain crops then agreed on a wrong 999m)."""
+    inverted_plates: float | None = 100.0
+    """The set is dark-faced too where its located faces (read as tile kinds as they are)
+    are light ink on dark plates by their pixels: their crops' median lightness (8-bit L*)
+    under this and their lightness tail leaning light (`agari.models.polarity.dark_plates`).
+    The classifier's judge (`inverted`) doubts dark faces it misreads either way: on the
+    first readings of the 57 dark renders of the tuning sets and guard it left 16 photos
+    plain, among them 5 retried that read no hand (1040016, 1000011, 1040018, 1040093,
+    1000090); the plates take 56 of the 57 and none of 72 light renders (median crop
+    lightness 80-236 there, their tails dark). None: the judge alone."""
 
 DEFAULT_RETRY = RetryConfig()
 
@@ -248,12 +262,14 @@ def layout_key(layout: HandLayout) -> tuple:
     return (layout.hand_text, tuple(map(str, layout.dora)), tuple(map(str, layout.ura)))
 
 
-def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
+def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig,
+            turned: int = 0):
     """``first`` (a `PhotoResult` that made no hand, a shaky one or found no tile), or the
     first reading that ``cfg.agree`` of the ``attempts`` (each a call giving a `PhotoResult`)
     agree on, or else the one reading that made a hand if it is sure of it
     (`RetryConfig.sure`); with every attempt's time. ``first`` comes back at once where a
-    reading confirms the hand it made (`RetryConfig.confirm`)."""
+    reading confirms the hand it made (`RetryConfig.confirm`). ``turned``: the first this
+    many attempts read a dark-faced set's photo inverted (`RetryConfig.inverted_firm`)."""
     timings, seen, sure, lone = list(first.timings), [], None, None
     read = []  # the reading of each key in ``seen``
     doubtful, agreed = [], {}  # per reading in ``seen``; the doubtful agreements by hand
@@ -280,6 +296,10 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
             note = (f"read again at {k + 1} other scale(s) or crop(s), the first reading "
                     "being doubtful: another made the same hand")
             return replace(first, timings=tuple(timings), notes=(*first.notes, note))
+        if k < turned and cfg.inverted_firm and not no_hand(got, cfg):
+            note = ("read again with its lightness inverted, the set's faces being dark: "
+                    "that reading made a hand, not doubtful")
+            return replace(got, timings=tuple(timings), notes=(*got.notes, note))
         seen.append(key)
         read.append(got)
         doubtful.append(cfg.firm and no_hand(got, cfg))
