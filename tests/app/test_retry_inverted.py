@@ -58,15 +58,20 @@ def test_a_dark_photo_is_located_inverted_first_and_in_its_crops_last(readings):
     assert asked[:3] == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6)]
 
 
-def test_a_firm_hand_read_inverted_is_taken_at_once(readings):
+def test_a_firm_hand_read_inverted_outvotes_the_plain_readings_again(readings):
     asked, hands = readings
     hands[(True, 1.0e6)] = HAND
     hands[(False, 0.7e6)] = hands[(False, "crop")] = "123m456p789s11z33z3z"
     dark = np.full((1080, 1920, 3), 30, np.uint8)
     result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
-    assert asked == [(False, 1.0e6), (True, 1.0e6)]  # the plain readings again spared
+    # Two plain readings agreed on another hand: not taken.
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6), (False, "crop"),
+                     (True, "crop")]
     assert result.reading.layout.hand_text == HAND
     assert "lightness inverted" in result.notes[-1]
+    off = replace(CONFIG, retry=replace(CONFIG.retry, inverted_firm=False))
+    assert read_photo(dark, SITUATION, classifier=EYE, config=off
+                      ).reading.layout.hand_text != HAND
     # Only the inverted readings of the whole photo: a hand from a crop needs its vote.
     hands.clear()
     hands[(True, "crop")] = HAND
@@ -130,3 +135,27 @@ def test_light_ink_on_dark_plates_is_a_dark_set_by_its_pixels():
     image, dets = _faces(ink=230, plate=40)
     backs = [replace(d, alternatives=(("back", 0.9),)) for d in dets]
     assert not dark_plates(image, backs, spec, 100.0)  # no faces to judge by
+
+
+def _read(hand: str, confidence: float, dora: tuple = ()) -> PhotoResult:
+    reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=dora, ura=()),
+                              confidence=confidence, corrections=())
+    return PhotoResult("", 1920, 1080, reading=reading)
+
+
+def test_the_firm_inverted_hand_takes_its_indicators_from_readings_that_agree_on_it():
+    from agari.retry import DEFAULT_RETRY, retried
+
+    shaky = "123m456p789s11z33z3z"
+    first = _read(shaky, 0.4)
+    again = [lambda: _read(HAND, 0.9), lambda: _read(shaky, 0.9), lambda: _read(shaky, 0.9),
+             lambda: _read(HAND, 0.9, ("5z",)), lambda: _read(HAND, 0.9, ("5z",))]
+    got = retried(first, again, DEFAULT_RETRY, turned=1)
+    assert got.reading.layout.hand_text == HAND and got.reading.layout.dora == ("5z",)
+    # No other reading of its hand: the inverted one itself.
+    got = retried(first, again[:3], DEFAULT_RETRY, turned=1)
+    assert got.reading.layout.hand_text == HAND and got.reading.layout.dora == ()
+    # Not an inverted reading (or the option off): the plain ones' agreement stands.
+    assert retried(first, again[:3], DEFAULT_RETRY).reading.layout.hand_text == shaky
+    off = replace(DEFAULT_RETRY, inverted_firm=False)
+    assert retried(first, again[:3], off, turned=1).reading.layout.hand_text == shaky
