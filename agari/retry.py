@@ -209,7 +209,7 @@ class RetryConfig:
     first readings of the 57 dark renders of the tuning sets and guard it left 16 photos
     plain, among them 5 retried that read no hand (1040016, 1000011, 1040018, 1040093,
     1000090); the plates take 56 of the 57 and none of 72 light renders (median crop
-    lightness 80-236 there, their tails dark). None: the judge alone."""
+    lightness 80-234 there, their tails dark). None: the judge alone."""
 
 DEFAULT_RETRY = RetryConfig()
 
