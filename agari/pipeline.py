@@ -23,7 +23,7 @@ from agari.engine.errors import AgariError, ImageError, InvalidHand, NoTiles
 from agari.engine.result import ScoreResult
 from agari.engine.tiles import Tile
 from agari.hand_score import WinOption, error_json, score_layout
-from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, face_polarity
+from agari.models.polarity import DEFAULT_POLARITY, PolarityConfig, dark_plates, face_polarity
 from agari.read_memo import remembering
 from agari.retry import DEFAULT_RETRY, RetryConfig, hand_region, in_region, no_hand, retried
 from agari.vision.cores import CoreConfig, CoreQuad, find_cores
@@ -443,8 +443,8 @@ def read_photo(image: np.ndarray, situation: Situation, *, name: str = "", locat
             # at another (940047: the hand's tiles ~25 px wide at 1 MP, found at 1.4 MP).
             result = PhotoResult(name, image.shape[1], image.shape[0], error=err)
         if retry and (no_hand(result, config.retry) or isinstance(result.error, NoTiles)):
-            result = retried(result, _attempts(image, result, once, located, config, clf),
-                             config.retry)
+            attempts, turned = _attempts(image, result, once, located, config, clf)
+            result = retried(result, attempts, config.retry, turned)
     if isinstance(result.error, NoTiles):
         raise result.error
     notes = (COLOURLESS_NOTE, *result.notes) if is_colourless(image) else result.notes
@@ -457,7 +457,8 @@ def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: Pipe
     other working scales, then crops round the tiles ``first`` gave a role (each crop is new
     to the core net, which reads it at its own size); for a dark-faced set (judged by
     ``clf``, `dark_set`), the photo located with its lightness inverted first, and its
-    crops so last."""
+    crops so last; with how many of the first attempts are inverted readings of the whole
+    photo."""
     # A cap that binds neither here nor at the first reading would read the same again.
     most = image.shape[0] * image.shape[1] * config.locate.scale.max_upscale ** 2
     caps = [mp for mp in config.retry.max_pixels if most > min(mp, config.locate.max_pixels)]
@@ -475,20 +476,26 @@ def _attempts(image: np.ndarray, first: PhotoResult, once, located, config: Pipe
         attempts.append(partial(once, in_region(located(config.locate, None), box)))
     if inverted and config.retry.inverted_zooms:
         attempts += [partial(once, in_region(located(turned, None), box)) for box in crops]
-    return attempts
+    return attempts, len(config.retry.inverted_caps) if inverted else 0
 
 
 def dark_set(image: np.ndarray, first: PhotoResult, clf, config: PipelineConfig) -> bool:
     """Whether ``first``'s located tiles are a dark-faced set's (`RetryConfig.inverted`): their
-    faces, read by ``clf`` as they are, read surer inverted (`face_polarity`; False for a
-    stand-in classifier, or where the first reading found no tile)."""
+    faces, read by ``clf`` as they are, read surer inverted (`face_polarity`), or they are
+    light ink on dark plates by their pixels (`dark_plates`, `RetryConfig.inverted_plates`);
+    False for a stand-in classifier, or where the first reading found no tile."""
     judge = config.retry.inverted
     if judge is None or clf is None or not first.detections:
         return False
     plain = [replace(d, label=None, confidence=0.0, alternatives=()) for d in first.detections]
     # The first reading may have read them inverted already: the judge asks how they read so.
     read = clf.classify_detections(image, plain, top_k=config.top_k)
-    return face_polarity(clf, image, read, judge) is not clf
+    if face_polarity(clf, image, read, judge) is not clf:
+        return True
+    plates = config.retry.inverted_plates
+    spec = getattr(clf, "spec", None)  # a stand-in classifier cuts no crops
+    return plates is not None and spec is not None and dark_plates(
+        image, read, spec, plates, judge.min_tiles)
 
 
 def _read_once(image: np.ndarray, situation: Situation, locate, *, clf, name: str,

@@ -193,6 +193,23 @@ class RetryConfig:
     (no hand lost)."""
     inverted_zooms: bool = True
     """The crops round the hand (`zooms`) are read inverted too, after the plain ones."""
+    inverted_firm: bool = True
+    """A hand made by one of those inverted readings of the whole photo is the hand taken
+    where that reading is not itself doubtful (`no_hand`): read in the set's own polarity, it
+    is no mere other scale, and the plain readings again mostly repeat the first one's
+    misreads (1040046: inverted, 111s read surely; two plain crops then agreed on a wrong
+    999m). The readings again go on, agreeing on that hand alone: of its readings the one
+    most agreed on is given back (its indicators: taken at once, 1030023 lost its dora),
+    else the inverted one."""
+    inverted_plates: float | None = 100.0
+    """The set is dark-faced too where its located faces (read as tile kinds as they are)
+    are light ink on dark plates by their pixels: their crops' median lightness (8-bit L*)
+    under this and their lightness tail leaning light (`agari.models.polarity.dark_plates`).
+    The classifier's judge (`inverted`) doubts dark faces it misreads either way: on the
+    first readings of the 57 dark renders of the tuning sets and guard it left 16 photos
+    plain, among them 5 retried that read no hand (1040016, 1000011, 1040018, 1040093,
+    1000090); the plates take 56 of the 57 and none of 72 light renders (median crop
+    lightness 80-234 there, their tails dark). None: the judge alone."""
 
 DEFAULT_RETRY = RetryConfig()
 
@@ -248,13 +265,16 @@ def layout_key(layout: HandLayout) -> tuple:
     return (layout.hand_text, tuple(map(str, layout.dora)), tuple(map(str, layout.ura)))
 
 
-def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
+def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig,
+            turned: int = 0):
     """``first`` (a `PhotoResult` that made no hand, a shaky one or found no tile), or the
     first reading that ``cfg.agree`` of the ``attempts`` (each a call giving a `PhotoResult`)
     agree on, or else the one reading that made a hand if it is sure of it
     (`RetryConfig.sure`); with every attempt's time. ``first`` comes back at once where a
-    reading confirms the hand it made (`RetryConfig.confirm`)."""
+    reading confirms the hand it made (`RetryConfig.confirm`). ``turned``: the first this
+    many attempts read a dark-faced set's photo inverted (`RetryConfig.inverted_firm`)."""
     timings, seen, sure, lone = list(first.timings), [], None, None
+    firm = None  # the hand of a firm inverted reading (`RetryConfig.inverted_firm`)
     read = []  # the reading of each key in ``seen``
     doubtful, agreed = [], {}  # per reading in ``seen``; the doubtful agreements by hand
     own = layout_key(first.reading.layout) if first.error is None and \
@@ -276,13 +296,17 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
         key = layout_key(got.reading.layout)
         if key == own and holed and holed_row(got, cfg.holed):
             continue  # the same tile lost again (990048): no vote, so the crops are read too
-        if key == own and _confirms(got, cfg):
+        if key == own and _confirms(got, cfg) and firm in (None, own[0]):
             note = (f"read again at {k + 1} other scale(s) or crop(s), the first reading "
                     "being doubtful: another made the same hand")
             return replace(first, timings=tuple(timings), notes=(*first.notes, note))
+        if k < turned and cfg.inverted_firm and firm is None and not no_hand(got, cfg):
+            firm = got.reading.layout.hand_text
         seen.append(key)
         read.append(got)
         doubtful.append(cfg.firm and no_hand(got, cfg))
+        if firm is not None and got.reading.layout.hand_text != firm:
+            continue  # another hand than the inverted reading's firm one: no agreement
         if seen.count(key) >= cfg.agree:
             if not all(d for other, d in zip(seen, doubtful, strict=True) if other == key):
                 return _agreed(got, first, timings)
@@ -291,6 +315,12 @@ def retried(first, attempts: Sequence[Callable[[], object]], cfg: RetryConfig):
                 and got.reading.layout.hand_text == sure.reading.layout.hand_text):
             sure = got if len(seen) == 1 and _sure(got.reading, cfg.sure) else None
         lone = got if len(seen) == 1 else None
+    if firm is not None:  # the readings of its hand: the most agreed, else the first
+        best = max((got for got in read if got.reading.layout.hand_text == firm),
+                   key=lambda got: seen.count(layout_key(got.reading.layout)))
+        note = ("read again with its lightness inverted, the set's faces being dark: that "
+                "reading made this hand, not doubtful")
+        return replace(best, timings=tuple(timings), notes=(*best.notes, note))
     if sure is not None:  # reset to None once a second reading made a hand
         note = (f"read again at {len(timings) - len(first.timings)} other scale(s) or crop(s): "
                 "the first reading made no hand, or a doubtful one; one other made this one, "

@@ -125,6 +125,33 @@ def face_polarity(classifier: TileClassifier, image: np.ndarray,
     return classifier
 
 
+def dark_plates(image: np.ndarray, detections: Sequence[TileDetection], spec,
+                max_lightness: float, min_tiles: int = 4) -> bool:
+    """Whether the located faces look like a dark-faced set's by their pixels alone: light ink
+    on dark plates. Of the tiles read as a tile kind (not ``none``, not a back), each crop (as
+    the classifier cuts it, margin and all) has a median lightness (OpenCV's 8-bit L*) and a
+    tail: its 90th percentile as far above the median as its 10th below (light ink on a dark
+    plate) or less (dark ink on a light one). The set is dark where the crops' median
+    lightness is under ``max_lightness`` and their median tail leans light. A light set in dim
+    light keeps its dark ink, so its tail still leans dark.
+
+    Args:
+        image: BGR ``uint8 (H, W, 3)``.
+        detections: the photo's located tiles, read as they are (``alternatives`` set).
+        spec: the classifier's `ModelSpec` (``input_size``, ``crop_margin``).
+    """
+    faces = [d for d in detections
+             if d.alternatives and d.alternatives[0][0] not in (NONE, BACK)]
+    if len(faces) < min_tiles:
+        return False
+    crops = crop_detections(image, faces, size=spec.input_size, margin=spec.crop_margin)
+    lab_ready()
+    lightness = cv2.cvtColor(crops.reshape(-1, crops.shape[2], 3), cv2.COLOR_BGR2LAB)[..., 0]
+    lightness = lightness.reshape(len(faces), -1).astype(np.float32)
+    low, middle, high = np.percentile(lightness, (10, 50, 90), axis=1)
+    return bool(np.median(middle) < max_lightness and np.median(high + low - 2 * middle) > 0)
+
+
 def _read_as(alternatives: Sequence[tuple[str, float]], name: str) -> bool:
     """Whether a crop's first class (of ``alternatives``, best first) is ``name``; a crop not
     read yet (none given) is read as ``none``."""
@@ -141,4 +168,5 @@ def _likeliest_tile(alternatives: Sequence[tuple[str, float]], sure: float
     return 0.0, False
 
 
-__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "face_polarity"]
+__all__ = ["DEFAULT_POLARITY", "InvertedClassifier", "PolarityConfig", "dark_plates",
+           "face_polarity"]

@@ -42,18 +42,43 @@ def test_a_dark_photo_is_located_inverted_first_and_in_its_crops_last(readings):
     asked, hands = readings
     hands[(True, 1.0e6)] = hands[(False, 0.7e6)] = HAND
     dark = np.full((1080, 1920, 3), 30, np.uint8)
-    result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    # Its inverted hand not taken alone (`RetryConfig.inverted_firm`): the order of the rest.
+    config = replace(CONFIG, retry=replace(CONFIG.retry, inverted_firm=False))
+    result = read_photo(dark, SITUATION, classifier=EYE, config=config)
     assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6)]
     assert result.error is None and result.reading.layout.hand_text == HAND
     hands.clear()
     asked.clear()
-    read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    read_photo(dark, SITUATION, classifier=EYE, config=config)
     assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6), (False, "crop"),
                      (True, "crop")]
     asked.clear()
-    two = replace(CONFIG, retry=replace(CONFIG.retry, inverted_caps=(None, 0.7e6)))
+    two = replace(config, retry=replace(config.retry, inverted_caps=(None, 0.7e6)))
     read_photo(dark, SITUATION, classifier=EYE, config=two)
     assert asked[:3] == [(False, 1.0e6), (True, 1.0e6), (True, 0.7e6)]
+
+
+def test_a_firm_hand_read_inverted_outvotes_the_plain_readings_again(readings):
+    asked, hands = readings
+    hands[(True, 1.0e6)] = HAND
+    hands[(False, 0.7e6)] = hands[(False, "crop")] = "123m456p789s11z33z3z"
+    dark = np.full((1080, 1920, 3), 30, np.uint8)
+    result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    # Two plain readings agreed on another hand: not taken.
+    assert asked == [(False, 1.0e6), (True, 1.0e6), (False, 0.7e6), (False, "crop"),
+                     (True, "crop")]
+    assert result.reading.layout.hand_text == HAND
+    assert "lightness inverted" in result.notes[-1]
+    off = replace(CONFIG, retry=replace(CONFIG.retry, inverted_firm=False))
+    assert read_photo(dark, SITUATION, classifier=EYE, config=off
+                      ).reading.layout.hand_text != HAND
+    # Only the inverted readings of the whole photo: a hand from a crop needs its vote.
+    hands.clear()
+    hands[(True, "crop")] = HAND
+    asked.clear()
+    result = read_photo(dark, SITUATION, classifier=EYE, config=CONFIG)
+    assert asked[-1] == (True, "crop")  # every reading made (then taken as the lone hand)
+    assert not any("lightness inverted" in note for note in result.notes)
 
 
 def test_a_light_photo_or_the_option_off_is_never_read_inverted(readings):
@@ -88,3 +113,49 @@ def test_the_set_is_dark_where_its_faces_read_surer_inverted(monkeypatch):
     off = replace(CONFIG, retry=replace(CONFIG.retry, inverted=None))
     assert not pipeline.dark_set(dark, first, eye, off)
     assert not pipeline.dark_set(dark, PhotoResult("", 1920, 1080), eye, CONFIG)
+
+
+def _faces(ink: int, plate: int) -> tuple[np.ndarray, list[TileDetection]]:
+    """A photo of five faces: ``plate`` grey with a stroke of ``ink`` across each."""
+    image = np.full((1080, 1920, 3), 128, np.uint8)
+    for d in ROW:
+        (x0, y0), _, (x1, y1), _ = d.quad
+        image[int(y0):int(y1), int(x0):int(x1)] = plate
+        image[int(y0) + 10:int(y0) + 16, int(x0) + 4:int(x1) - 4] = ink
+    return image, [replace(d, alternatives=(("5p", 0.9),)) for d in ROW]
+
+
+def test_light_ink_on_dark_plates_is_a_dark_set_by_its_pixels():
+    from agari.models.polarity import dark_plates
+
+    spec = SimpleNamespace(input_size=(64, 48), crop_margin=0.0)  # as the classifier cuts
+    assert dark_plates(*_faces(ink=230, plate=40), spec, 100.0)
+    assert not dark_plates(*_faces(ink=10, plate=90), spec, 100.0)  # a light set, dimly lit
+    assert not dark_plates(*_faces(ink=250, plate=130), spec, 100.0)  # plates too light
+    image, dets = _faces(ink=230, plate=40)
+    backs = [replace(d, alternatives=(("back", 0.9),)) for d in dets]
+    assert not dark_plates(image, backs, spec, 100.0)  # no faces to judge by
+
+
+def _read(hand: str, confidence: float, dora: tuple = ()) -> PhotoResult:
+    reading = SimpleNamespace(layout=SimpleNamespace(hand_text=hand, dora=dora, ura=()),
+                              confidence=confidence, corrections=())
+    return PhotoResult("", 1920, 1080, reading=reading)
+
+
+def test_the_firm_inverted_hand_takes_its_indicators_from_readings_that_agree_on_it():
+    from agari.retry import DEFAULT_RETRY, retried
+
+    shaky = "123m456p789s11z33z3z"
+    first = _read(shaky, 0.4)
+    again = [lambda: _read(HAND, 0.9), lambda: _read(shaky, 0.9), lambda: _read(shaky, 0.9),
+             lambda: _read(HAND, 0.9, ("5z",)), lambda: _read(HAND, 0.9, ("5z",))]
+    got = retried(first, again, DEFAULT_RETRY, turned=1)
+    assert got.reading.layout.hand_text == HAND and got.reading.layout.dora == ("5z",)
+    # No other reading of its hand: the inverted one itself.
+    got = retried(first, again[:3], DEFAULT_RETRY, turned=1)
+    assert got.reading.layout.hand_text == HAND and got.reading.layout.dora == ()
+    # Not an inverted reading (or the option off): the plain ones' agreement stands.
+    assert retried(first, again[:3], DEFAULT_RETRY).reading.layout.hand_text == shaky
+    off = replace(DEFAULT_RETRY, inverted_firm=False)
+    assert retried(first, again[:3], off, turned=1).reading.layout.hand_text == shaky
