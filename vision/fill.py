@@ -147,7 +147,6 @@ class FillConfig:
 
 DEFAULT_FILL = FillConfig()
 HAND_FILL = FillConfig(sideways=True, far_pitches=(1.25, 1.5, 1.8, 2.2, 2.7, 3.3), plain_below=5.0,
-                       far_at_ends=True,
                        rescue_floor=0.3, firm_confidence=0.8, accept_white=0.97, squat_aspect=1.2,
                        seen_pitch=(0.7, 1.3), seen_alike=0.15, seen_differs=0.15,
                        sideways_aspect=1.31, sideways_trim=0.6)
