@@ -91,8 +91,7 @@ def look_at_indicators(image: np.ndarray, dets: list[TileDetection], classify: C
                    if isinstance(dets[i].label, Tile) and dets[i].confidence < config.below})
     if not todo:
         return dets, first
-    cuts, owner = [], []
-    per: dict[int, list[np.ndarray]] = {}
+    cuts: dict[int, list[TileDetection]] = {}
     for i in todo:
         q, side = np.asarray(dets[i].quad, np.float64), dets[i].sideways
         shapes = [half_turned(q)] if config.turned else []
@@ -100,32 +99,26 @@ def look_at_indicators(image: np.ndarray, dets: list[TileDetection], classify: C
             for far in (True, False):
                 s = stretched(q, side, share, far)
                 shapes += [s, half_turned(s)]
-        per[i] = [TileDetection(as_quad(c), sideways=side) for c in shapes]
-        cuts += per[i]
-        owner += [i] * len(shapes)
-    reads = classify(image, cuts)
-    out = list(dets)
-    unnamed = []
-    for i in todo:
-        named = _agreed([r for r, o in zip(reads, owner, strict=True) if o == i], config)
-        if named is None:
-            unnamed.append(i)
-        elif named.label != dets[i].label:
-            out[i] = replace(named, quad=dets[i].quad, sideways=dets[i].sideways)
-    dark = [i for i in unnamed if config.dark is not None
+        cuts[i] = [TileDetection(as_quad(c), sideways=side) for c in shapes]
+    named = _named(image, cuts, todo, classify, config)
+    dark = [i for i in todo if named[i] is None and config.dark is not None
             and face_lightness(image, dets[i].quad) < config.dark]
     if dark:
-        turned = inverted_lightness(image)
-        again = classify(turned, [c for i in dark for c in per[i]])
-        k = 0
-        for i in dark:
-            named = _agreed(again[k:k + len(per[i])], config)
-            k += len(per[i])
-            if named is not None and named.label != dets[i].label:
-                out[i] = replace(named, quad=dets[i].quad, sideways=dets[i].sideways)
+        named |= _named(inverted_lightness(image), cuts, dark, classify, config)
+    out = [det if i not in named or named[i] is None or named[i].label == det.label
+           else replace(named[i], quad=det.quad, sideways=det.sideways)
+           for i, det in enumerate(dets)]
     if out == dets:
         return dets, first
     return out, None
+
+
+def _named(image: np.ndarray, cuts: dict[int, list[TileDetection]], which: list[int],
+           classify: Classify, config: IndicatorLookConfig) -> dict[int, TileDetection | None]:
+    """Per indicator of ``which``: its cuts (``cuts``), read in one batch in ``image``, where
+    they agree (`_agreed`), else None."""
+    reads = iter(classify(image, [c for i in which for c in cuts[i]]))
+    return {i: _agreed([next(reads) for _ in cuts[i]], config) for i in which}
 
 
 def _agreed(reads: Sequence[TileDetection], config: IndicatorLookConfig
